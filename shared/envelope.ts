@@ -1,0 +1,85 @@
+/**
+ * The envelope: what an execute run returns, to the agent, the CLI and the UI,
+ * and what the store keeps. Key order is fixed (run, status, calls, logs, then
+ * result | error | pending) so that truncating the tail keeps the record of
+ * what the program did upstream. See ../shared/DESIGN.md, "The envelope".
+ */
+import type { JsonValue } from "./json.ts";
+
+/** Why a whole run ended without a result. */
+export const RUN_FAILURE_REASONS = [
+  "Error",
+  "Timeout",
+  "Memory",
+  "OutputTooLarge",
+  "Deadlock",
+  "CallLimit",
+  "ReplayMismatch",
+  "Cancelled",
+  "Unavailable",
+] as const;
+export type RunFailureReason = (typeof RUN_FAILURE_REASONS)[number];
+
+/** Errors a program receives from a call and may catch. */
+export const CALL_ERROR_NAMES = ["CallDenied", "CallRejected", "CallFailed", "VaultDenied"] as const;
+export type CallErrorName = (typeof CALL_ERROR_NAMES)[number];
+
+export type RunStatus = "running" | "pending" | "completed" | "failed" | "cancelled" | "interrupted";
+
+export type CallStatus =
+  | number // HTTP status of a call that was answered
+  | "in_flight" // sent, no answer yet (or the run died before one came)
+  | "unknown" // was in flight when the process died; never re-sent by itself
+  | "pending" // waiting for a person's decision; not sent
+  | "denied"
+  | "rejected"
+  | "failed";
+
+export type Decision = "approved" | "denied" | "allowed_by_rule" | "not_needed" | "expired";
+
+export interface EnvelopeCall {
+  index: number;
+  api: string;
+  /** `METHOD /path/template`, and the operation id when matched. */
+  operation: string;
+  operation_id?: string;
+  status: CallStatus;
+  duration_ms?: number;
+  idempotency_key?: string;
+  decision?: Decision;
+  /** Set when the result came from an earlier run instead of the network. */
+  replayed?: boolean;
+  note?: string;
+  error?: { name: CallErrorName; message: string };
+}
+
+export interface EnvelopeError {
+  reason: RunFailureReason;
+  name: string;
+  message: string;
+}
+
+export interface EnvelopePending {
+  /** Index of the call that waits. */
+  call: number;
+  api: string;
+  operation: string;
+  method: string;
+  url: string;
+  /** Arguments as the program gave them, vault references unexpanded. */
+  arguments: JsonValue;
+  waiting_for: "approval";
+  expires_at?: string;
+  /** How to learn the outcome later. */
+  next: string;
+}
+
+export interface Envelope {
+  run: string;
+  status: "completed" | "failed" | "pending";
+  calls: EnvelopeCall[];
+  logs: string[];
+  result?: JsonValue;
+  error?: EnvelopeError;
+  pending?: EnvelopePending;
+}

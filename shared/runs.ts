@@ -1,0 +1,113 @@
+/**
+ * Code runs as the store keeps them and the UI, the CLI and MCP read them.
+ * Everything here is already redacted: no secret value ever reaches this shape.
+ */
+import type { JsonValue } from "./json.ts";
+import type { CallStatus, Decision, Envelope, RunFailureReason, RunStatus } from "./envelope.ts";
+
+export type RunTool = "search" | "execute";
+export type RunPolicy = "read_only" | "all";
+
+/** Who started a run: a person in the UI or CLI, or an MCP client by name and version. */
+export interface RunSource {
+  kind: "cli" | "ui" | "mcp";
+  /** MCP client name and version from `initialize`, e.g. "claude-code 2.1.0". */
+  client?: string;
+}
+
+export interface CodeRun {
+  id: string;
+  /** The run this one was edited or replayed from. */
+  parentId?: string;
+  source: RunSource;
+  tool: RunTool;
+  policy: RunPolicy;
+  program: string;
+  clock: number;
+  seed: number;
+  status: RunStatus;
+  failureReason?: RunFailureReason;
+  /** The envelope as last returned (result, error or pending), redacted. */
+  envelope?: Envelope;
+  logs: string[];
+  /** APIs the program called, for filtering. */
+  apis: string[];
+  createdAt: string;
+  updatedAt: string;
+  finishedAt?: string;
+}
+
+/** The request as sent (or as it would be sent), secrets redacted, vault references unexpanded. */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  bodyEncoding?: "utf8" | "base64";
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+  bodyEncoding?: "utf8" | "base64";
+  /** True when the stored body was capped. */
+  truncated?: boolean;
+}
+
+export interface CallRecord {
+  runId: string;
+  /** Order in which the program started the call (0-based). */
+  index: number;
+  /** Order in which the call completed, for deterministic replay of races. */
+  completionOrder?: number;
+  api: string;
+  /** `METHOD /path/template`. */
+  operation: string;
+  operationId?: string;
+  /** The arguments as the program passed them (redacted, references unexpanded). */
+  arguments: JsonValue;
+  /** sha256 of the canonical arguments; replay compares it. */
+  argumentsHash: string;
+  request?: RecordedRequest;
+  status: CallStatus;
+  response?: RecordedResponse;
+  /** What the program received (the `{status, headers, body}` or the error), for replay. */
+  result?: JsonValue;
+  error?: { name: string; message: string };
+  durationMs?: number;
+  idempotencyKey?: string;
+  decision?: Decision;
+  decidedBy?: string;
+  decidedAt?: string;
+  denyMessage?: string;
+  startedAt: string;
+  finishedAt?: string;
+}
+
+export interface RunListFilter {
+  status?: RunStatus[];
+  source?: RunSource["kind"];
+  api?: string;
+  /** Free text over program, logs and operation names. */
+  text?: string;
+  limit?: number;
+  /** Keyset pagination: runs created before this run id's creation. */
+  before?: string;
+}
+
+export interface RunSummary {
+  id: string;
+  parentId?: string;
+  source: RunSource;
+  tool: RunTool;
+  policy: RunPolicy;
+  status: RunStatus;
+  failureReason?: RunFailureReason;
+  apis: string[];
+  callCount: number;
+  /** First line of the program, for lists. */
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,0 +1,197 @@
+/**
+ * Step 6: which credential goes on this request, decided host-side at the
+ * moment of sending. A resolver sees the destination (method, base URL, host,
+ * path template) so it can refuse at spend time; the default one reads the
+ * API's auth config and the vault, refuses plain http except to loopback, and
+ * fetches OAuth2 client-credentials tokens, caching them until they expire.
+ * Its errors reach the program only in words it chose; anything it throws
+ * becomes a fixed message.
+ */
+import type { AuthConfig, InlineSecurityScheme } from "../../../shared/api-config.ts";
+import { VAULT_REF_PATTERN } from "../../../shared/api-config.ts";
+import type { Operation, SecurityScheme } from "../../../shared/artifact.ts";
+import type { ApiTarget } from "./types.ts";
+
+export type Credential =
+  | { kind: "none" }
+  | { kind: "bearer"; token: string; label: string }
+  | { kind: "basic"; username: string; password: string; label: string }
+  | { kind: "apiKey"; value: string; label: string };
+
+export interface Destination {
+  api: string;
+  method: string;
+  baseUrl: string;
+  host: string;
+  /** The path template, e.g. /pets/{petId}. */
+  path: string;
+  url: URL;
+}
+
+export interface SchemeInUse {
+  name: string;
+  scheme: SecurityScheme | InlineSecurityScheme;
+}
+
+export interface ResolveRequest {
+  target: ApiTarget;
+  scheme: SchemeInUse;
+  destination: Destination;
+}
+
+export type ResolveAnswer = Credential | { refused: string };
+
+export interface CredentialResolver {
+  resolve(req: ResolveRequest): Promise<ResolveAnswer>;
+  /** Called once when the upstream answers 401 to a credential we attached. */
+  unauthorized?(req: ResolveRequest): Promise<Credential | "pass">;
+}
+
+/** What a resolver needs of the vault (electron/host/vault/vault.ts satisfies it). */
+export interface VaultReader {
+  reveal(item: string, field: string): { ok: true; value: string } | { ok: false; reason: string; message: string };
+  isAllowed(item: string, api: string): boolean;
+}
+
+/** The scheme this API's calls use, or undefined when the operation needs none or none is configured. */
+export function schemeFor(target: ApiTarget, operation: Operation): SchemeInUse | undefined {
+  const auth = target.config.auth;
+  if (!auth) return undefined;
+  const artifact = target.artifact;
+  const specDeclaresSecurity = Object.keys(artifact.securitySchemes).length > 0;
+  // An operation whose spec says `security: []` needs no credential; a spec without any security info gets the inline scheme everywhere.
+  if (specDeclaresSecurity && operation.security.length === 0) return undefined;
+  if (auth.inline) return { name: "inline", scheme: auth.inline };
+  if (auth.scheme) {
+    const scheme = artifact.securitySchemes[auth.scheme];
+    if (scheme) return { name: auth.scheme, scheme };
+  }
+  return undefined;
+}
+
+/** Header names a scheme writes, reserved so programs cannot set them. */
+export function credentialHeaderNames(scheme: SchemeInUse | undefined): string[] {
+  if (!scheme) return [];
+  if (scheme.scheme.type === "apiKey" && scheme.scheme.in === "header") return [scheme.scheme.name];
+  return [];
+}
+
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+export interface OAuthToken {
+  token: string;
+  expiresAt: number;
+}
+
+export interface DefaultResolverOptions {
+  vault: VaultReader;
+  fetch?: typeof fetch;
+  now?: () => number;
+  /** Told about failures in full (never shown to programs). */
+  log?: (message: string) => void;
+}
+
+/** The resolver used unless the host supplies its own: API auth config + vault. */
+export class ConfiguredCredentialResolver implements CredentialResolver {
+  readonly #vault: VaultReader;
+  readonly #fetch: typeof fetch;
+  readonly #now: () => number;
+  readonly #log: (message: string) => void;
+  readonly #tokens = new Map<string, OAuthToken>();
+
+  constructor(opts: DefaultResolverOptions) {
+    this.#vault = opts.vault;
+    this.#fetch = opts.fetch ?? fetch;
+    this.#now = opts.now ?? Date.now;
+    this.#log = opts.log ?? (() => {});
+  }
+
+  async resolve(req: ResolveRequest): Promise<ResolveAnswer> {
+    const { destination, target } = req;
+    if (destination.url.protocol !== "https:" && !isLoopback(destination.url.hostname)) {
+      return { refused: `credentials for ${target.name} are only sent over https (or to loopback); ${destination.url.origin} is plain http` };
+    }
+    const auth = target.config.auth ?? {};
+    const scheme = req.scheme.scheme;
+    if (scheme.type === "oauth2") return this.#oauthToken(req, auth, false);
+    const secret = this.#secret(auth.credential, target.name);
+    if ("refused" in secret) return secret;
+    if (scheme.type === "apiKey") return { kind: "apiKey", value: secret.value, label: secret.label };
+    if (scheme.type === "http" && scheme.scheme.toLowerCase() === "basic") {
+      const user = auth.username ? this.#literalOrSecret(auth.username, target.name) : { value: "", label: "" };
+      if ("refused" in user) return user;
+      return { kind: "basic", username: user.value, password: secret.value, label: secret.label };
+    }
+    if (scheme.type === "http") return { kind: "bearer", token: secret.value, label: secret.label };
+    return { refused: `security scheme ${req.scheme.name} (${scheme.type}) is not supported; configure bearer, basic, apiKey or oauth2 client credentials` };
+  }
+
+  async unauthorized(req: ResolveRequest): Promise<Credential | "pass"> {
+    if (req.scheme.scheme.type === "oauth2") {
+      const fresh = await this.#oauthToken(req, req.target.config.auth ?? {}, true);
+      return "refused" in fresh ? "pass" : fresh;
+    }
+    // A static secret can only be "refreshed" by a person updating the vault; retry only if it changed.
+    return "pass";
+  }
+
+  #secret(ref: string | undefined, api: string): { value: string; label: string } | { refused: string } {
+    if (!ref) return { refused: `API ${api} has an auth scheme but no credential; set one with: workbench api add ... --credential vault:item/field` };
+    const m = VAULT_REF_PATTERN.exec(ref);
+    if (!m) return { refused: `the credential of ${api} is not a vault reference` };
+    const [, item, field] = m as unknown as [string, string, string];
+    if (!this.#vault.isAllowed(item, api)) return { refused: `vault item ${item} may not be sent to API ${api}; allow it in the vault first` };
+    const revealed = this.#vault.reveal(item, field);
+    if (!revealed.ok) return { refused: `the credential ${item}/${field} for ${api} is unavailable: ${revealed.message}` };
+    return { value: revealed.value, label: `${item}/${field}` };
+  }
+
+  #literalOrSecret(text: string, api: string): { value: string; label: string } | { refused: string } {
+    return VAULT_REF_PATTERN.test(text) ? this.#secret(text, api) : { value: text, label: "" };
+  }
+
+  async #oauthToken(req: ResolveRequest, auth: AuthConfig, force: boolean): Promise<ResolveAnswer> {
+    const scheme = req.scheme.scheme;
+    const flow = scheme.type === "oauth2" ? scheme.flows.clientCredentials : undefined;
+    if (!flow) return { refused: `OAuth2 scheme ${req.scheme.name} has no client credentials flow; other flows need a person at a browser` };
+    const tokenUrl = new URL(flow.tokenUrl, req.target.baseUrl);
+    if (tokenUrl.protocol !== "https:" && !isLoopback(tokenUrl.hostname)) return { refused: `the OAuth2 token URL ${tokenUrl.origin} is not https` };
+    const clientId = auth.username ? this.#literalOrSecret(auth.username, req.target.name) : { refused: `OAuth2 for ${req.target.name} needs a client id (auth.username)` };
+    if ("refused" in clientId) return clientId;
+    const secret = this.#secret(auth.credential, req.target.name);
+    if ("refused" in secret) return secret;
+    const key = `${req.target.name} ${tokenUrl.href} ${clientId.value}`;
+    const cached = this.#tokens.get(key);
+    if (!force && cached && cached.expiresAt > this.#now()) return { kind: "bearer", token: cached.token, label: `oauth:${req.target.name}` };
+    const form = new URLSearchParams({ grant_type: "client_credentials" });
+    if (auth.scopes?.length) form.set("scope", auth.scopes.join(" "));
+    try {
+      const response = await this.#fetch(tokenUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          accept: "application/json",
+          authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId.value)}:${encodeURIComponent(secret.value)}`).toString("base64")}`,
+        },
+        body: form.toString(),
+        redirect: "error",
+        signal: AbortSignal.timeout(req.target.config.timeoutMs),
+      });
+      const payload = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown; error?: unknown };
+      if (!response.ok || typeof payload.access_token !== "string") {
+        this.#log(`oauth2 token request for ${req.target.name} failed: HTTP ${response.status} ${typeof payload.error === "string" ? payload.error : ""}`);
+        return { refused: `the OAuth2 token endpoint of ${req.target.name} refused the client credentials (HTTP ${response.status})` };
+      }
+      const lifetime = typeof payload.expires_in === "number" ? payload.expires_in : 3600;
+      // Refresh a little early so a token never expires between resolve and send.
+      this.#tokens.set(key, { token: payload.access_token, expiresAt: this.#now() + Math.max(0, lifetime - 30) * 1000 });
+      return { kind: "bearer", token: payload.access_token, label: `oauth:${req.target.name}` };
+    } catch (err) {
+      this.#log(`oauth2 token request for ${req.target.name} failed: ${String(err)}`);
+      return { refused: `could not reach the OAuth2 token endpoint of ${req.target.name}` };
+    }
+  }
+}

@@ -44,6 +44,10 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   body?: string;
   bodyEncoding?: "utf8" | "base64";
+  /** True when the stored body was capped. */
+  truncated?: boolean;
+  /** Size in bytes of the whole body, before the store capped it. */
+  bodyBytes?: number;
 }
 
 export interface RecordedResponse {
@@ -53,6 +57,8 @@ export interface RecordedResponse {
   bodyEncoding?: "utf8" | "base64";
   /** True when the stored body was capped. */
   truncated?: boolean;
+  /** Size in bytes of the whole body, before the store capped it. */
+  bodyBytes?: number;
 }
 
 export interface CallRecord {
@@ -110,4 +116,32 @@ export interface RunSummary {
   title: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/** "Approve and always allow": later calls to this operation of this API pass without asking. */
+export interface AllowRule {
+  api: string;
+  /** The operation id, or `METHOD /path/template` for an operation that has none. */
+  operationId: string;
+  createdBy: string;
+  createdAt: string;
+}
+
+/** A call waiting for a person: exactly what the approvals inbox shows, and what replay must match. */
+export interface PendingDecision {
+  runId: string;
+  callIndex: number;
+  api: string;
+  /** `METHOD /path/template`. */
+  operation: string;
+  operationId?: string;
+  /** The exact request that would be sent (secrets redacted, vault references unexpanded). */
+  request: RecordedRequest;
+  arguments: JsonValue;
+  /** Replay sends the call only if its canonical arguments still hash to this. */
+  argumentsHash: string;
+  /** Who asked: the run's source. */
+  requestedBy: RunSource;
+  requestedAt: string;
+  expiresAt?: string;
 }

@@ -1,0 +1,138 @@
+/**
+ * Opens `<dataDir>/runs.sqlite` owner-only, checks it and brings its schema up
+ * to date. A file that is not a run store we can read (garbage, truncated,
+ * corrupt, someone else's database, or written by a newer workbench) is moved
+ * aside with its -wal/-shm, never deleted, and a new store is created: losing
+ * the history is bad, but refusing to start is worse, and the old file stays
+ * there for a person (or a newer workbench) to recover. Any other failure
+ * (permissions, a locked file, a full disk) is thrown: moving a healthy store
+ * aside because it was busy would be the worst outcome of all.
+ */
+import { DatabaseSync } from "node:sqlite";
+import { chmodSync, closeSync, existsSync, openSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { ensureDataDir } from "../data-dir.ts";
+import { LATEST_SCHEMA_VERSION, migrate, schemaVersion } from "./migrations.ts";
+
+export const STORE_FILE = "runs.sqlite";
+const COMPANION_SUFFIXES = ["-wal", "-shm", "-journal"];
+const BUSY_TIMEOUT_MS = 5_000;
+
+export interface StoreRecovery {
+  /** Where the unreadable file now is. */
+  movedTo: string;
+  /** Why it was moved, in words a person can act on. */
+  reason: string;
+}
+
+export interface OpenedDatabase {
+  db: DatabaseSync;
+  path: string;
+  recovered?: StoreRecovery;
+}
+
+type Attempt = { ok: true; db: DatabaseSync } | { ok: false; reason: string };
+
+export function openRunDatabase(dataDir: string, now: () => Date): OpenedDatabase {
+  ensureDataDir(dataDir);
+  const path = join(dataDir, STORE_FILE);
+  const first = attemptOpen(path);
+  if (first.ok) return { db: first.db, path };
+
+  const movedTo = moveAside(path, now());
+  const second = attemptOpen(path);
+  if (!second.ok) throw new Error(`A new run store at ${path} failed its check too: ${second.reason}`);
+  return { db: second.db, path, recovered: { movedTo, reason: first.reason } };
+}
+
+function attemptOpen(path: string): Attempt {
+  createOwnerOnly(path);
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path, { enableForeignKeyConstraints: true });
+  } catch (err) {
+    return classify(err, path);
+  }
+  try {
+    const problem = checkAndPrepare(db);
+    if (problem) {
+      db.close();
+      return { ok: false, reason: problem };
+    }
+    restrictCompanions(path);
+    return { ok: true, db };
+  } catch (err) {
+    db.close();
+    return classify(err, path);
+  }
+}
+
+/** Returns why the file is unusable, or undefined once it is open, checked and migrated. */
+function checkAndPrepare(db: DatabaseSync): string | undefined {
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  const version = schemaVersion(db); // the first read: garbage fails here with "file is not a database"
+  if (version > LATEST_SCHEMA_VERSION) {
+    return `its schema version ${version} is newer than this workbench knows (${LATEST_SCHEMA_VERSION}); it was written by a newer workbench`;
+  }
+  if (version === 0 && tableCount(db) > 0) return "it is a SQLite database, but not a run store (unknown tables, no schema version)";
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  // NORMAL is durable across process crashes in WAL mode (only a power cut may lose the last commits).
+  db.exec("PRAGMA synchronous = NORMAL");
+  const check = db.prepare("PRAGMA quick_check(5)").all() as { quick_check: string }[];
+  const findings = check.map((r) => r.quick_check).filter((m) => m !== "ok");
+  if (findings.length > 0) return `it failed SQLite's integrity check: ${findings.join("; ")}`;
+  migrate(db);
+  return undefined;
+}
+
+function tableCount(db: DatabaseSync): number {
+  return (db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number }).n;
+}
+
+const SQLITE_CORRUPT = 11;
+const SQLITE_FORMAT = 24;
+const SQLITE_NOTADB = 26;
+
+/** Corruption becomes a reason to move the file aside; everything else is thrown as is. */
+function classify(err: unknown, path: string): Attempt {
+  const sqlite = err as { errcode?: number; errstr?: string; message?: string };
+  const primary = (sqlite.errcode ?? -1) & 0xff;
+  if (primary === SQLITE_NOTADB) return { ok: false, reason: "it is not a SQLite database (garbage or overwritten bytes)" };
+  if (primary === SQLITE_CORRUPT || primary === SQLITE_FORMAT) {
+    return { ok: false, reason: `it is damaged or truncated (SQLite: ${sqlite.errstr ?? sqlite.message})` };
+  }
+  throw new Error(`Cannot open the run store at ${path}: ${sqlite.message ?? String(err)}`, { cause: err });
+}
+
+/**
+ * The file is created 0600 before SQLite touches it; SQLite gives the -wal and
+ * -shm files the database's mode, and they are tightened again after opening
+ * in case they were left behind by an older, laxer version.
+ */
+function createOwnerOnly(path: string): void {
+  closeSync(openSync(path, "a", 0o600));
+  chmodOwnerOnly(path);
+}
+
+function restrictCompanions(path: string): void {
+  for (const suffix of COMPANION_SUFFIXES) if (existsSync(path + suffix)) chmodOwnerOnly(path + suffix);
+}
+
+function chmodOwnerOnly(path: string): void {
+  try {
+    chmodSync(path, 0o600);
+  } catch {
+    // Windows and some mounts ignore modes; the data directory is owner-only there.
+  }
+}
+
+/** `runs.sqlite.corrupt-2025-01-31T10-00-00-000Z`, numbered if that name is taken. */
+function moveAside(path: string, at: Date): string {
+  const stamp = at.toISOString().replace(/[:.]/g, "-");
+  let target = `${path}.corrupt-${stamp}`;
+  for (let n = 2; existsSync(target); n++) target = `${path}.corrupt-${stamp}-${n}`;
+  renameSync(path, target);
+  for (const suffix of COMPANION_SUFFIXES) if (existsSync(path + suffix)) renameSync(path + suffix, target + suffix);
+  return target;
+}

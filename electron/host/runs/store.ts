@@ -1,0 +1,438 @@
+/**
+ * The code-run store: every run (program, clock, seed, status, envelope, logs)
+ * and every call it made, plus the allow rules and the decisions waiting for a
+ * person. SQLite through node:sqlite, so everything here is synchronous.
+ *
+ * The store does not redact: callers pass data that is already redacted (the
+ * proxy's job), and the store keeps exactly what it is given, except that
+ * request and response bodies are capped (`maxBodyBytes`). A call's `result`
+ * is never capped: replay hands it back to the program verbatim.
+ *
+ * Lookups that miss return undefined or false; misuse (recording a call twice
+ * or for a run that does not exist) throws, because it is a bug in the caller.
+ */
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import { randomBytes } from "node:crypto";
+import type { Envelope, RunFailureReason, RunStatus } from "../../../shared/envelope.ts";
+import type {
+  AllowRule,
+  CallRecord,
+  CodeRun,
+  PendingDecision,
+  RunListFilter,
+  RunPolicy,
+  RunSource,
+  RunSummary,
+  RunTool,
+} from "../../../shared/runs.ts";
+import { capBody, DEFAULT_MAX_BODY_BYTES } from "./body-cap.ts";
+import { apisOfRun, buildListQuery } from "./list-query.ts";
+import { openRunDatabase, type StoreRecovery } from "./open-database.ts";
+import { claimSession, isProcessAlive, ownerIsGone, releaseSession, type RunOwner } from "./run-owner.ts";
+import {
+  allowRuleFromRow,
+  callFromRow,
+  callStatusColumns,
+  jsonOrNull,
+  pendingFromRow,
+  runFromRow,
+  SENT_STATES,
+  summaryFromRow,
+  type CallRow,
+  type CallState,
+  type PendingDecisionRow,
+  type RunRow,
+  type RunSummaryRow,
+} from "./rows.ts";
+
+export interface CodeRunStoreOptions {
+  now?: () => Date;
+  /** Cap per stored request or response body. Default 256 KiB. */
+  maxBodyBytes?: number;
+  newRunId?: () => string;
+  /** Injected for tests; crash recovery asks it whether a run's owner process still exists. */
+  isProcessAlive?: (pid: number) => boolean;
+}
+
+export interface NewRun {
+  /** Chosen by the caller when it must know the id first; generated otherwise. */
+  id?: string;
+  parentId?: string;
+  source: RunSource;
+  tool: RunTool;
+  policy: RunPolicy;
+  program: string;
+  clock: number;
+  seed: number;
+  /** Default `running`. */
+  status?: RunStatus;
+}
+
+/** Fields a run may change after creation. `null` clears an optional field. */
+export interface RunPatch {
+  status?: RunStatus;
+  failureReason?: RunFailureReason | null;
+  envelope?: Envelope | null;
+  logs?: string[];
+  /** Set to now when the status becomes final and this is not given. */
+  finishedAt?: string | null;
+}
+
+/** A call as recorded before it is sent (`in_flight`), or when it stops for a decision (`pending`). */
+export type NewCall = Omit<CallRecord, "startedAt" | "finishedAt"> & { startedAt?: string; finishedAt?: string };
+
+export type CallPatch = Partial<
+  Pick<
+    CallRecord,
+    | "status"
+    | "completionOrder"
+    | "request"
+    | "response"
+    | "result"
+    | "error"
+    | "durationMs"
+    | "idempotencyKey"
+    | "decision"
+    | "decidedBy"
+    | "decidedAt"
+    | "denyMessage"
+    | "finishedAt"
+  >
+>;
+
+export interface CrashRecovery {
+  /** Runs left `running` by a process that is gone, now `interrupted`. */
+  interruptedRuns: string[];
+  /** Calls left `in_flight` by a process that is gone, now `unknown`. Nothing is re-sent. */
+  unknownCalls: { runId: string; index: number }[];
+  /** Runs still `running` because their process is alive (another app, serve or CLI instance). */
+  leftToLiveProcesses: string[];
+}
+
+const FINAL_RUN_STATUSES: readonly RunStatus[] = ["completed", "failed", "cancelled", "interrupted"];
+const OPEN_CALL_STATES: readonly CallState[] = ["in_flight", "pending"];
+
+export class CodeRunStore {
+  readonly path: string;
+  readonly #db: DatabaseSync;
+  readonly #now: () => Date;
+  readonly #maxBodyBytes: number;
+  readonly #newRunId: () => string;
+  readonly #isProcessAlive: (pid: number) => boolean;
+  readonly #owner: RunOwner;
+  readonly #statements = new Map<string, StatementSync>();
+  #transactionDepth = 0;
+  #closed = false;
+
+  /** Opens (creating, migrating or replacing a corrupt file as needed) `<dataDir>/runs.sqlite`. */
+  static open(dataDir: string, opts: CodeRunStoreOptions = {}): { store: CodeRunStore; recovered?: StoreRecovery } {
+    const now = opts.now ?? (() => new Date());
+    const opened = openRunDatabase(dataDir, now);
+    const store = new CodeRunStore(opened.db, opened.path, { ...opts, now });
+    return opened.recovered ? { store, recovered: opened.recovered } : { store };
+  }
+
+  private constructor(db: DatabaseSync, path: string, opts: CodeRunStoreOptions & { now: () => Date }) {
+    this.#db = db;
+    this.path = path;
+    this.#now = opts.now;
+    this.#maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#newRunId = opts.newRunId ?? (() => `run_${this.#now().getTime().toString(36)}${randomBytes(6).toString("hex")}`);
+    this.#isProcessAlive = opts.isProcessAlive ?? isProcessAlive;
+    this.#owner = claimSession();
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    releaseSession(this.#owner);
+    this.#db.close();
+  }
+
+  /** Runs `fn` atomically; nests (inner calls become savepoints). */
+  transaction<T>(fn: () => T): T {
+    const savepoint = `sp${this.#transactionDepth}`;
+    this.#db.exec(this.#transactionDepth === 0 ? "BEGIN IMMEDIATE" : `SAVEPOINT ${savepoint}`);
+    this.#transactionDepth++;
+    try {
+      const result = fn();
+      this.#transactionDepth--;
+      this.#db.exec(this.#transactionDepth === 0 ? "COMMIT" : `RELEASE ${savepoint}`);
+      return result;
+    } catch (err) {
+      this.#transactionDepth--;
+      this.#db.exec(this.#transactionDepth === 0 ? "ROLLBACK" : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      throw err;
+    }
+  }
+
+  // ---- runs ----
+
+  createRun(input: NewRun): CodeRun {
+    const id = input.id ?? this.#newRunId();
+    const at = this.#stamp();
+    this.#run(
+      `INSERT INTO runs (id, parent_id, source_kind, source_client, tool, policy, program, clock, seed, status,
+                         created_at, updated_at, owner_host, owner_boot, owner_pid, owner_session)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      id, input.parentId ?? null, input.source.kind, input.source.client ?? null, input.tool, input.policy,
+      input.program, input.clock, input.seed, input.status ?? "running", at, at, ...this.#ownerColumns(),
+    );
+    return this.getRun(id)!;
+  }
+
+  /** Applies `patch`; false if there is no such run. The writing process becomes the run's owner. */
+  updateRun(id: string, patch: RunPatch): boolean {
+    const sets = ["updated_at = ?", "owner_host = ?", "owner_boot = ?", "owner_pid = ?", "owner_session = ?"];
+    const values: SQLInputValue[] = [this.#stamp(), ...this.#ownerColumns()];
+    const set = (column: string, value: SQLInputValue) => {
+      sets.push(`${column} = ?`);
+      values.push(value);
+    };
+    if (patch.status !== undefined) set("status", patch.status);
+    if (patch.failureReason !== undefined) set("failure_reason", patch.failureReason);
+    if (patch.envelope !== undefined) set("envelope_json", jsonOrNull(patch.envelope ?? undefined));
+    if (patch.logs !== undefined) set("logs_json", JSON.stringify(patch.logs));
+    if (patch.finishedAt !== undefined) set("finished_at", patch.finishedAt);
+    else if (patch.status && FINAL_RUN_STATUSES.includes(patch.status)) set("finished_at", this.#stamp());
+    return this.#run(`UPDATE runs SET ${sets.join(", ")} WHERE id = ?`, ...values, id).changes > 0;
+  }
+
+  getRun(id: string): CodeRun | undefined {
+    const row = this.#get<RunRow>(`SELECT *, ${apisOfRun("runs.id")} AS apis_json FROM runs WHERE id = ?`, id);
+    return row ? runFromRow(row) : undefined;
+  }
+
+  /** Newest first. `filter.before` is the last id of the previous page; an unknown id gives an empty page. */
+  listRuns(filter: RunListFilter = {}): RunSummary[] {
+    let cursor: { createdAt: string; seq: number } | undefined;
+    if (filter.before !== undefined) {
+      const row = this.#get<{ created_at: string; seq: number }>("SELECT created_at, seq FROM runs WHERE id = ?", filter.before);
+      if (!row) return [];
+      cursor = { createdAt: row.created_at, seq: row.seq };
+    }
+    // Not cached: the SQL varies with the filter, and preparing it costs microseconds.
+    const query = buildListQuery(filter, cursor);
+    return (this.#db.prepare(query.sql).all(...query.params) as unknown as RunSummaryRow[]).map(summaryFromRow);
+  }
+
+  // ---- calls ----
+
+  /** Records a call before it is sent; returns it as stored (bodies capped). */
+  recordCall(call: NewCall): CallRecord {
+    const { state, http_status } = callStatusColumns(call.status);
+    const settled = !OPEN_CALL_STATES.includes(state);
+    this.transaction(() => {
+      this.#run(
+        `INSERT INTO calls (run_id, idx, completion_order, api, operation, operation_id, arguments_json, arguments_hash,
+                            request_json, state, http_status, response_json, result_json, error_json, duration_ms,
+                            idempotency_key, decision, decided_by, decided_at, deny_message, started_at, finished_at)
+         VALUES (?, ?, ${call.completionOrder === undefined && settled ? NEXT_COMPLETION_ORDER : "?"},
+                 ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        call.runId, call.index, ...(call.completionOrder === undefined && settled ? [call.runId] : [call.completionOrder ?? null]),
+        call.api, call.operation, call.operationId ?? null, JSON.stringify(call.arguments), call.argumentsHash,
+        jsonOrNull(call.request && capBody(call.request, this.#maxBodyBytes)), state, http_status,
+        jsonOrNull(call.response && capBody(call.response, this.#maxBodyBytes)), jsonOrNull(call.result), jsonOrNull(call.error),
+        call.durationMs ?? null, call.idempotencyKey ?? null, call.decision ?? null, call.decidedBy ?? null,
+        call.decidedAt ?? null, call.denyMessage ?? null, call.startedAt ?? this.#stamp(),
+        call.finishedAt ?? (settled ? this.#stamp() : null),
+      );
+      this.#claimRun(call.runId);
+    });
+    return this.getCall(call.runId, call.index)!;
+  }
+
+  /**
+   * Updates a call after it was answered, failed, decided or denied. When its
+   * status leaves `in_flight`/`pending` it gets the next completion order of
+   * its run (unless given) and a finish time: replay hands saved results back
+   * in that order. Returns the call as stored, or undefined if there is none.
+   */
+  finishCall(runId: string, index: number, patch: CallPatch): CallRecord | undefined {
+    const before = this.#get<CallRow>("SELECT * FROM calls WHERE run_id = ? AND idx = ?", runId, index);
+    if (!before) return undefined;
+    const sets: string[] = [];
+    const values: SQLInputValue[] = [];
+    const set = (column: string, value: SQLInputValue) => {
+      sets.push(`${column} = ?`);
+      values.push(value);
+    };
+    if (patch.status !== undefined) {
+      const { state, http_status } = callStatusColumns(patch.status);
+      set("state", state);
+      set("http_status", http_status);
+      const settles = OPEN_CALL_STATES.includes(before.state) && !OPEN_CALL_STATES.includes(state);
+      if (settles && patch.completionOrder === undefined && before.completion_order === null) {
+        sets.push(`completion_order = ${NEXT_COMPLETION_ORDER}`);
+        values.push(runId);
+      }
+      if (settles && patch.finishedAt === undefined) set("finished_at", this.#stamp());
+    }
+    if (patch.completionOrder !== undefined) set("completion_order", patch.completionOrder);
+    if (patch.request !== undefined) set("request_json", JSON.stringify(capBody(patch.request, this.#maxBodyBytes)));
+    if (patch.response !== undefined) set("response_json", JSON.stringify(capBody(patch.response, this.#maxBodyBytes)));
+    if (patch.result !== undefined) set("result_json", JSON.stringify(patch.result));
+    if (patch.error !== undefined) set("error_json", JSON.stringify(patch.error));
+    if (patch.durationMs !== undefined) set("duration_ms", patch.durationMs);
+    if (patch.idempotencyKey !== undefined) set("idempotency_key", patch.idempotencyKey);
+    if (patch.decision !== undefined) set("decision", patch.decision);
+    if (patch.decidedBy !== undefined) set("decided_by", patch.decidedBy);
+    if (patch.decidedAt !== undefined) set("decided_at", patch.decidedAt);
+    if (patch.denyMessage !== undefined) set("deny_message", patch.denyMessage);
+    if (patch.finishedAt !== undefined) set("finished_at", patch.finishedAt);
+    if (sets.length > 0) this.#run(`UPDATE calls SET ${sets.join(", ")} WHERE run_id = ? AND idx = ?`, ...values, runId, index);
+    return this.getCall(runId, index);
+  }
+
+  getCall(runId: string, index: number): CallRecord | undefined {
+    const row = this.#get<CallRow>("SELECT * FROM calls WHERE run_id = ? AND idx = ?", runId, index);
+    return row ? callFromRow(row) : undefined;
+  }
+
+  /** In the order the program started them. */
+  getCalls(runId: string): CallRecord[] {
+    return this.#all<CallRow>("SELECT * FROM calls WHERE run_id = ? ORDER BY idx", runId).map(callFromRow);
+  }
+
+  /**
+   * Discards the calls of a run from `fromIndex` on that never left the
+   * machine (pending, denied, rejected), so a replay can record its own
+   * attempt at those indexes. Calls that may have reached the upstream
+   * (answered, in flight, unknown, failed) are kept whatever the index: they
+   * are the record of a side effect, and replay must match them, not forget them.
+   */
+  deleteCallsFrom(runId: string, fromIndex: number): { deleted: number[]; keptSent: number[] } {
+    return this.transaction(() => {
+      const sent = SENT_STATES.map(() => "?").join(", ");
+      const deleted = this.#all<{ idx: number }>(
+        `DELETE FROM calls WHERE run_id = ? AND idx >= ? AND state NOT IN (${sent}) RETURNING idx`,
+        runId, fromIndex, ...SENT_STATES,
+      ).map((r) => r.idx);
+      const keptSent = this.#all<{ idx: number }>(
+        "SELECT idx FROM calls WHERE run_id = ? AND idx >= ? ORDER BY idx", runId, fromIndex,
+      ).map((r) => r.idx);
+      return { deleted: deleted.sort((a, b) => a - b), keptSent };
+    });
+  }
+
+  /**
+   * Run once at start. Runs left `running` become `interrupted` and calls left
+   * `in_flight` become `unknown`, but only where the process that was running
+   * them is gone (see run-owner.ts). Nothing is re-sent, here or later, without a person.
+   */
+  recoverAfterCrash(): CrashRecovery {
+    type OwnerRow = { id: string; status: RunStatus; owner_host: string | null; owner_boot: number | null; owner_pid: number | null; owner_session: string | null };
+    const candidates = this.#all<OwnerRow>(
+      `SELECT id, status, owner_host, owner_boot, owner_pid, owner_session FROM runs
+       WHERE status = 'running' OR id IN (SELECT run_id FROM calls WHERE state = 'in_flight')`,
+    );
+    const result: CrashRecovery = { interruptedRuns: [], unknownCalls: [], leftToLiveProcesses: [] };
+    this.transaction(() => {
+      for (const run of candidates) {
+        const owner = { host: run.owner_host ?? undefined, boot: run.owner_boot ?? undefined, pid: run.owner_pid ?? undefined, session: run.owner_session ?? undefined };
+        if (!ownerIsGone(owner, this.#owner, this.#isProcessAlive)) {
+          result.leftToLiveProcesses.push(run.id);
+          continue;
+        }
+        if (run.status === "running") {
+          this.#run("UPDATE runs SET status = 'interrupted', updated_at = ? WHERE id = ?", this.#stamp(), run.id);
+          result.interruptedRuns.push(run.id);
+        }
+        const calls = this.#all<{ idx: number }>("UPDATE calls SET state = 'unknown' WHERE run_id = ? AND state = 'in_flight' RETURNING idx", run.id);
+        for (const call of calls.sort((a, b) => a.idx - b.idx)) result.unknownCalls.push({ runId: run.id, index: call.idx });
+      }
+    });
+    return result;
+  }
+
+  // ---- allow rules ----
+
+  /** Idempotent: an existing rule is returned unchanged. */
+  addAllowRule(rule: { api: string; operationId: string; createdBy: string }): AllowRule {
+    this.#run(
+      "INSERT INTO allow_rules (api, operation_id, created_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+      rule.api, rule.operationId, rule.createdBy, this.#stamp(),
+    );
+    return allowRuleFromRow(this.#get("SELECT * FROM allow_rules WHERE api = ? AND operation_id = ?", rule.api, rule.operationId)!);
+  }
+
+  listAllowRules(): AllowRule[] {
+    return this.#all<Parameters<typeof allowRuleFromRow>[0]>("SELECT * FROM allow_rules ORDER BY api, operation_id").map(allowRuleFromRow);
+  }
+
+  removeAllowRule(api: string, operationId: string): boolean {
+    return this.#run("DELETE FROM allow_rules WHERE api = ? AND operation_id = ?", api, operationId).changes > 0;
+  }
+
+  isAllowed(api: string, operationId: string): boolean {
+    return this.#get("SELECT 1 AS yes FROM allow_rules WHERE api = ? AND operation_id = ?", api, operationId) !== undefined;
+  }
+
+  // ---- pending decisions ----
+
+  /** One per run (a run stops at its first waiting call); putting again replaces it. The call must be recorded first. */
+  putPendingDecision(decision: PendingDecision): void {
+    this.#run(
+      `INSERT OR REPLACE INTO pending_decisions (run_id, call_index, api, operation, operation_id, request_json, arguments_json,
+                                                 arguments_hash, requested_by_kind, requested_by_client, requested_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      decision.runId, decision.callIndex, decision.api, decision.operation, decision.operationId ?? null,
+      JSON.stringify(capBody(decision.request, this.#maxBodyBytes)), JSON.stringify(decision.arguments), decision.argumentsHash,
+      decision.requestedBy.kind, decision.requestedBy.client ?? null, decision.requestedAt, decision.expiresAt ?? null,
+    );
+  }
+
+  getPendingDecision(runId: string): PendingDecision | undefined {
+    const row = this.#get<PendingDecisionRow>("SELECT * FROM pending_decisions WHERE run_id = ?", runId);
+    return row ? pendingFromRow(row) : undefined;
+  }
+
+  /** Oldest request first. */
+  listPendingDecisions(): PendingDecision[] {
+    return this.#all<PendingDecisionRow>("SELECT * FROM pending_decisions ORDER BY requested_at, run_id").map(pendingFromRow);
+  }
+
+  deletePendingDecision(runId: string): boolean {
+    return this.#run("DELETE FROM pending_decisions WHERE run_id = ?", runId).changes > 0;
+  }
+
+  // ---- internals ----
+
+  #stamp(): string {
+    return this.#now().toISOString();
+  }
+
+  #ownerColumns(): SQLInputValue[] {
+    return [this.#owner.host, this.#owner.boot, this.#owner.pid, this.#owner.session];
+  }
+
+  #claimRun(runId: string): void {
+    this.#run("UPDATE runs SET owner_host = ?, owner_boot = ?, owner_pid = ?, owner_session = ? WHERE id = ?", ...this.#ownerColumns(), runId);
+  }
+
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #run(sql: string, ...params: SQLInputValue[]) {
+    return this.#statement(sql).run(...params);
+  }
+
+  #get<T>(sql: string, ...params: SQLInputValue[]): T | undefined {
+    return this.#statement(sql).get(...params) as T | undefined;
+  }
+
+  #all<T>(sql: string, ...params: SQLInputValue[]): T[] {
+    return this.#statement(sql).all(...params) as T[];
+  }
+}
+
+/** The next completion order within a run: one more than the highest so far. */
+const NEXT_COMPLETION_ORDER = "(SELECT coalesce(max(completion_order), -1) + 1 FROM calls WHERE run_id = ?)";
+
+export type { StoreRecovery } from "./open-database.ts";

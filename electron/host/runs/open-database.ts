@@ -45,45 +45,54 @@ export function openRunDatabase(dataDir: string, now: () => Date): OpenedDatabas
   return { db: second.db, path, recovered: { movedTo, reason: first.reason } };
 }
 
+/** The message the app, `serve` and the CLI show at start when a store was replaced. */
+export function describeRecovery(recovered: StoreRecovery): string {
+  return `The run history could not be opened: ${recovered.reason}. The file was kept as ${recovered.movedTo} and a new, empty run store was started.`;
+}
+
 function attemptOpen(path: string): Attempt {
   createOwnerOnly(path);
-  let db: DatabaseSync;
+  const problem = inspectReadOnly(path);
+  if (problem) return { ok: false, reason: problem };
+  const db = new DatabaseSync(path, { enableForeignKeyConstraints: true });
   try {
-    db = new DatabaseSync(path, { enableForeignKeyConstraints: true });
-  } catch (err) {
-    return classify(err, path);
-  }
-  try {
-    const problem = checkAndPrepare(db);
-    if (problem) {
-      db.close();
-      return { ok: false, reason: problem };
-    }
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA foreign_keys = ON");
+    // NORMAL is durable across process crashes in WAL mode (only a power cut may lose the last commits).
+    db.exec("PRAGMA synchronous = NORMAL");
+    migrate(db);
     restrictCompanions(path);
     return { ok: true, db };
   } catch (err) {
     db.close();
-    return classify(err, path);
+    return { ok: false, reason: corruptionReason(err, path) };
   }
 }
 
-/** Returns why the file is unusable, or undefined once it is open, checked and migrated. */
-function checkAndPrepare(db: DatabaseSync): string | undefined {
-  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  const version = schemaVersion(db); // the first read: garbage fails here with "file is not a database"
-  if (version > LATEST_SCHEMA_VERSION) {
-    return `its schema version ${version} is newer than this workbench knows (${LATEST_SCHEMA_VERSION}); it was written by a newer workbench`;
+/**
+ * Checks the file on a read-only connection, so that a file about to be moved
+ * aside is left exactly as found: closing a writable connection would
+ * checkpoint its WAL into the damaged file and delete the -wal.
+ */
+function inspectReadOnly(path: string): string | undefined {
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(path, { readOnly: true });
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const version = schemaVersion(db); // the first read: garbage fails here with "file is not a database"
+    if (version > LATEST_SCHEMA_VERSION) {
+      return `its schema version ${version} is newer than this workbench knows (${LATEST_SCHEMA_VERSION}); it was written by a newer workbench`;
+    }
+    if (version === 0 && tableCount(db) > 0) return "it is a SQLite database, but not a run store (unknown tables, no schema version)";
+    const check = db.prepare("PRAGMA quick_check(5)").all() as { quick_check: string }[];
+    const findings = check.map((r) => r.quick_check).filter((m) => m !== "ok");
+    return findings.length > 0 ? `it failed SQLite's integrity check: ${findings.join("; ")}` : undefined;
+  } catch (err) {
+    return corruptionReason(err, path);
+  } finally {
+    db?.close();
   }
-  if (version === 0 && tableCount(db) > 0) return "it is a SQLite database, but not a run store (unknown tables, no schema version)";
-  db.exec("PRAGMA journal_mode = WAL");
-  db.exec("PRAGMA foreign_keys = ON");
-  // NORMAL is durable across process crashes in WAL mode (only a power cut may lose the last commits).
-  db.exec("PRAGMA synchronous = NORMAL");
-  const check = db.prepare("PRAGMA quick_check(5)").all() as { quick_check: string }[];
-  const findings = check.map((r) => r.quick_check).filter((m) => m !== "ok");
-  if (findings.length > 0) return `it failed SQLite's integrity check: ${findings.join("; ")}`;
-  migrate(db);
-  return undefined;
 }
 
 function tableCount(db: DatabaseSync): number {
@@ -95,13 +104,11 @@ const SQLITE_FORMAT = 24;
 const SQLITE_NOTADB = 26;
 
 /** Corruption becomes a reason to move the file aside; everything else is thrown as is. */
-function classify(err: unknown, path: string): Attempt {
+function corruptionReason(err: unknown, path: string): string {
   const sqlite = err as { errcode?: number; errstr?: string; message?: string };
   const primary = (sqlite.errcode ?? -1) & 0xff;
-  if (primary === SQLITE_NOTADB) return { ok: false, reason: "it is not a SQLite database (garbage or overwritten bytes)" };
-  if (primary === SQLITE_CORRUPT || primary === SQLITE_FORMAT) {
-    return { ok: false, reason: `it is damaged or truncated (SQLite: ${sqlite.errstr ?? sqlite.message})` };
-  }
+  if (primary === SQLITE_NOTADB) return "it is not a SQLite database (garbage or overwritten bytes)";
+  if (primary === SQLITE_CORRUPT || primary === SQLITE_FORMAT) return `it is damaged or truncated (SQLite: ${sqlite.errstr ?? sqlite.message})`;
   throw new Error(`Cannot open the run store at ${path}: ${sqlite.message ?? String(err)}`, { cause: err });
 }
 

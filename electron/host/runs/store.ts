@@ -435,4 +435,4 @@ export class CodeRunStore {
 /** The next completion order within a run: one more than the highest so far. */
 const NEXT_COMPLETION_ORDER = "(SELECT coalesce(max(completion_order), -1) + 1 FROM calls WHERE run_id = ?)";
 
-export type { StoreRecovery } from "./open-database.ts";
+export { describeRecovery, type StoreRecovery } from "./open-database.ts";

@@ -5,7 +5,7 @@ describe("capBody", () => {
   it("stores a body under the cap exactly as given", () => {
     const record = { status: 200, headers: {}, body: "hello" };
     expect(capBody(record, 5)).toBe(record);
-    const noBody = { status: 204, headers: {} };
+    const noBody: { status: number; body?: string } = { status: 204 };
     expect(capBody(noBody, 0)).toBe(noBody);
   });
 

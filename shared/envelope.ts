@@ -82,4 +82,6 @@ export interface Envelope {
   result?: JsonValue;
   error?: EnvelopeError;
   pending?: EnvelopePending;
+  /** Present when the result was cut to fit: what was cut and how to ask for less. */
+  truncated?: string;
 }

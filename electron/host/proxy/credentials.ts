@@ -11,6 +11,7 @@ import type { AuthConfig, InlineSecurityScheme } from "../../../shared/api-confi
 import { VAULT_REF_PATTERN } from "../../../shared/api-config.ts";
 import type { Operation, SecurityScheme } from "../../../shared/artifact.ts";
 import type { ApiTarget } from "./types.ts";
+import type { VaultReader } from "../vault/references.ts";
 
 export type Credential =
   | { kind: "none" }
@@ -47,12 +48,6 @@ export interface CredentialResolver {
   unauthorized?(req: ResolveRequest): Promise<Credential | "pass">;
 }
 
-/** What a resolver needs of the vault (electron/host/vault/vault.ts satisfies it). */
-export interface VaultReader {
-  reveal(item: string, field: string): { ok: true; value: string } | { ok: false; reason: string; message: string };
-  isAllowed(item: string, api: string): boolean;
-}
-
 /** The scheme this API's calls use, or undefined when the operation needs none or none is configured. */
 export function schemeFor(target: ApiTarget, operation: Operation): SchemeInUse | undefined {
   const auth = target.config.auth;
@@ -87,7 +82,7 @@ export interface OAuthToken {
 }
 
 export interface DefaultResolverOptions {
-  vault: VaultReader;
+  vault: Pick<VaultReader, "reveal" | "isAllowed">;
   fetch?: typeof fetch;
   now?: () => number;
   /** Told about failures in full (never shown to programs). */
@@ -96,7 +91,7 @@ export interface DefaultResolverOptions {
 
 /** The resolver used unless the host supplies its own: API auth config + vault. */
 export class ConfiguredCredentialResolver implements CredentialResolver {
-  readonly #vault: VaultReader;
+  readonly #vault: Pick<VaultReader, "reveal" | "isAllowed">;
   readonly #fetch: typeof fetch;
   readonly #now: () => number;
   readonly #log: (message: string) => void;

@@ -18,12 +18,14 @@ import { matchPath, operationById } from "./match.ts";
 import { checkPolicy, type PolicyVerdict } from "./policy.ts";
 import { toCallResponse } from "./response.ts";
 import { sendRequest, type RawResponse } from "./send.ts";
-import { CallFailure, type ApiTarget, type CallRequest, type CallResponse, type OutgoingRequest, type SecretRedactor, type VaultReferences } from "./types.ts";
+import { CallFailure, type ApiTarget, type CallRequest, type CallResponse, type OutgoingRequest } from "./types.ts";
+import { findReferences, substituteReferences, type VaultReader } from "../vault/references.ts";
+import type { Redactor } from "../vault/redact.ts";
 import { validateCall } from "./validate.ts";
 
 export interface ProxyDeps {
   target(api: string): ApiTarget | undefined;
-  references: VaultReferences;
+  vault: VaultReader;
   resolver: CredentialResolver;
   fetch?: typeof fetch;
   log?: (message: string) => void;
@@ -93,9 +95,13 @@ export async function prepareCall(deps: ProxyDeps, guest: GuestCall, opts: Prepa
   }
 
   // 3-4. Policy, and whether this API may receive the vault references it carries.
-  const references = deps.references.find({ pathParams, query: call.query, headers: call.headers, cookies: call.cookies, body: call.body ?? null } as JsonValue);
-  const denied = references.length ? deps.references.deniedFor(references, target.name) : undefined;
-  if (denied) throw new CallFailure("VaultDenied", `${denied}; nothing was sent`);
+  const carried = callValues(call, pathParams);
+  const references = findReferences(carried).map((r) => `${r.item}/${r.field}`);
+  if (references.length) {
+    // Checks every reference (exists, decrypts, allowed for this API) without keeping the secrets.
+    const check = substituteReferences(carried, target.name, deps.vault);
+    if (!check.ok) throw new CallFailure("VaultDenied", check.error.message);
+  }
   const verdict = checkPolicy({
     policy: opts.policy,
     operation,
@@ -122,19 +128,15 @@ export interface SentCall {
   retriedAfter401: boolean;
 }
 
-export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, redactor: SecretRedactor, signal?: AbortSignal): Promise<SentCall> {
+export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, redactor: Redactor, signal?: AbortSignal): Promise<SentCall> {
   const { target, operation } = prepared;
   const started = performance.now();
 
   // 4. Substitute vault references (permission was checked in prepareCall).
   let request = prepared.request;
   if (prepared.references.length) {
-    const substituted = deps.references.substitute(
-      { pathParams: prepared.pathParams, query: prepared.call.query, headers: prepared.call.headers, cookies: prepared.call.cookies, body: prepared.call.body ?? null } as JsonValue,
-      target.name,
-    );
-    if (!substituted.ok) throw new CallFailure("VaultDenied", `${substituted.message}; nothing was sent`);
-    for (const secret of substituted.secrets) redactor.add(secret.label, secret.value);
+    const substituted = substituteReferences(callValues(prepared.call, prepared.pathParams), target.name, deps.vault);
+    if (!substituted.ok) throw new CallFailure("VaultDenied", substituted.error.message);
     const values = substituted.value as { pathParams: Record<string, JsonValue>; query: Record<string, JsonValue>; headers: Record<string, string>; cookies: Record<string, string>; body: JsonValue };
     const call: CallRequest = { ...prepared.call, query: values.query, headers: values.headers, cookies: values.cookies };
     if (prepared.call.body !== undefined) call.body = values.body;
@@ -189,6 +191,11 @@ export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, reda
   };
 }
 
+/** Everything a call carries that a vault reference could hide in. */
+function callValues(call: CallRequest, pathParams: Record<string, JsonValue>): JsonValue {
+  return { pathParams, query: call.query, headers: call.headers, cookies: call.cookies, body: call.body ?? null };
+}
+
 async function safeResolve<T>(deps: ProxyDeps, fn: () => Promise<T>): Promise<T | { refused: string }> {
   try {
     return await fn();
@@ -225,21 +232,21 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
 }
 
-export function recordRequest(request: OutgoingRequest, redactor: SecretRedactor): RecordedRequest {
-  const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, redactor.redactString(v)]));
-  const recorded: RecordedRequest = { method: request.method, url: redactor.redactString(request.url.href), headers };
-  if (request.bodyPreview !== undefined) recorded.body = redactor.redactString(request.bodyPreview);
+export function recordRequest(request: OutgoingRequest, redactor: Redactor): RecordedRequest {
+  const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, redactor.redact(v)]));
+  const recorded: RecordedRequest = { method: request.method, url: redactor.redact(request.url.href), headers };
+  if (request.bodyPreview !== undefined) recorded.body = redactor.redact(request.bodyPreview);
   return recorded;
 }
 
-function recordResponse(raw: RawResponse, redactor: SecretRedactor): RecordedResponse {
+function recordResponse(raw: RawResponse, redactor: Redactor): RecordedResponse {
   const headers: Record<string, string> = {};
   raw.headers.forEach((value, name) => {
-    headers[name] = redactor.redactString(value);
+    headers[name] = redactor.redact(value);
   });
   const text = new TextDecoder("utf-8", { fatal: false }).decode(raw.body);
   const binary = text.includes("\uFFFD") && !/json|text|xml/.test(raw.headers.get("content-type") ?? "");
   return binary
     ? { status: raw.status, headers, body: Buffer.from(raw.body).toString("base64"), bodyEncoding: "base64" }
-    : { status: raw.status, headers, body: redactor.redactString(text), bodyEncoding: "utf8" };
+    : { status: raw.status, headers, body: redactor.redact(text), bodyEncoding: "utf8" };
 }

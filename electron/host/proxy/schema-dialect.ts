@@ -8,6 +8,7 @@
  */
 import { SCHEMA_REF_PREFIX, type JsonSchema } from "../../../shared/artifact.ts";
 import type { JsonValue } from "../../../shared/json.ts";
+import { SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "../../../shared/schema-expand.ts";
 
 export type Dialect = "openapi-3.0" | "openapi-3.1";
 export type Direction = "request" | "response";
@@ -37,9 +38,9 @@ export function convertSchema(schema: JsonValue, opts: ConvertOptions, depth = 0
   for (const [key, value] of Object.entries(schema)) {
     if (key === "$ref" && typeof value === "string") {
       out.$ref = value.startsWith(SCHEMA_REF_PREFIX) ? componentRef(value.slice(SCHEMA_REF_PREFIX.length), opts) : value;
-    } else if (SUBSCHEMA_MAPS.has(key) && value && typeof value === "object" && !Array.isArray(value)) {
+    } else if (SUBSCHEMA_MAP_KEYWORDS.has(key) && value && typeof value === "object" && !Array.isArray(value)) {
       out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convertSchema(v, opts, depth + 1)]));
-    } else if (SUBSCHEMAS.has(key)) {
+    } else if (SUBSCHEMA_KEYWORDS.has(key) || SUBSCHEMA_LIST_KEYWORDS.has(key)) {
       out[key] = convertSchema(value, opts, depth + 1);
     } else if (!DROPPED.has(key)) {
       out[key] = value;
@@ -50,13 +51,6 @@ export function convertSchema(schema: JsonValue, opts: ConvertOptions, depth = 0
   return out;
 }
 
-/** Keywords whose value is a schema or a list of schemas. */
-const SUBSCHEMAS = new Set([
-  "items", "additionalProperties", "not", "allOf", "anyOf", "oneOf", "prefixItems", "contains",
-  "propertyNames", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "additionalItems",
-]);
-/** Keywords whose value maps names to schemas. */
-const SUBSCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 /** OpenAPI annotations ajv would reject or misread; they never constrain a value. */
 const DROPPED = new Set(["nullable", "discriminator", "xml", "externalDocs", "example", "deprecated", "$schema", "$id", "id"]);
 

@@ -73,20 +73,3 @@ export class CallFailure extends Error {
     this.callError = details === undefined ? { name, message } : { name, message, details };
   }
 }
-
-/** Vault reference handling as the proxy needs it (electron/host/vault/references.ts provides it). */
-export interface VaultReferences {
-  /** References (`item/field`) found anywhere in a JSON value. */
-  find(value: JsonValue): string[];
-  /** Why `api` may not receive these references, or undefined when it may. */
-  deniedFor(refs: string[], api: string): string | undefined;
-  /** The value with every reference replaced by its secret; secrets used are returned for redaction. */
-  substitute(value: JsonValue, api: string): { ok: true; value: JsonValue; secrets: { label: string; value: string }[] } | { ok: false; message: string };
-}
-
-/** Replaces secret values with ⟦hidden:label⟧ (electron/host/vault/redact.ts provides it). */
-export interface SecretRedactor {
-  add(label: string, value: string): void;
-  redactString(text: string): string;
-  redactJson<T extends JsonValue>(value: T): T;
-}

@@ -1,0 +1,96 @@
+/**
+ * Results are capped structurally, not by chopping text: the value stays valid
+ * JSON with the same shape, long arrays keep their first items, long strings
+ * their start, deep nesting its top. A note says what was cut and how to ask for
+ * less, because a model that sees a clean cut learns to filter, and one that
+ * sees broken JSON learns nothing. Sizes are estimated at 4 characters a token.
+ */
+import type { JsonValue } from "../../../shared/json.ts";
+
+export const CHARS_PER_TOKEN = 4;
+
+export interface Truncation {
+  value: JsonValue;
+  /** Undefined when nothing was cut. */
+  note?: string;
+}
+
+interface Limits {
+  maxItems: number;
+  maxString: number;
+  maxDepth: number;
+  maxKeys: number;
+}
+
+interface CutLog {
+  arrays: { path: string; kept: number; total: number }[];
+  strings: number;
+  objects: { path: string; kept: number; total: number }[];
+  depth: number;
+}
+
+/** Progressively tighter shapes; the first that fits wins. */
+const SCHEDULE: Limits[] = [
+  { maxItems: 200, maxString: 4000, maxDepth: 24, maxKeys: 400 },
+  { maxItems: 100, maxString: 2000, maxDepth: 16, maxKeys: 200 },
+  { maxItems: 50, maxString: 1000, maxDepth: 12, maxKeys: 100 },
+  { maxItems: 25, maxString: 500, maxDepth: 10, maxKeys: 60 },
+  { maxItems: 10, maxString: 200, maxDepth: 8, maxKeys: 40 },
+  { maxItems: 5, maxString: 100, maxDepth: 6, maxKeys: 20 },
+  { maxItems: 3, maxString: 60, maxDepth: 4, maxKeys: 10 },
+  { maxItems: 1, maxString: 40, maxDepth: 3, maxKeys: 5 },
+];
+
+export function truncateResult(value: JsonValue, maxTokens: number): Truncation {
+  const budget = maxTokens * CHARS_PER_TOKEN;
+  const size = JSON.stringify(value)?.length ?? 4;
+  if (size <= budget) return { value };
+  for (const limits of SCHEDULE) {
+    const log: CutLog = { arrays: [], strings: 0, objects: [], depth: 0 };
+    const shrunk = shrink(value, limits, "result", 0, log);
+    if ((JSON.stringify(shrunk)?.length ?? 4) <= budget) return { value: shrunk, note: describeCuts(log, size, maxTokens) };
+  }
+  return {
+    value: null,
+    note: `result omitted: about ${Math.ceil(size / CHARS_PER_TOKEN)} tokens, over the ${maxTokens}-token limit even when cut down. Return only the fields you need (map, filter, slice) or a count.`,
+  };
+}
+
+function shrink(value: JsonValue, limits: Limits, path: string, depth: number, log: CutLog): JsonValue {
+  if (typeof value === "string") {
+    if (value.length <= limits.maxString) return value;
+    log.strings++;
+    return `${value.slice(0, limits.maxString)}… [${value.length - limits.maxString} more characters]`;
+  }
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= limits.maxDepth) {
+    log.depth++;
+    return Array.isArray(value) ? [`… [array of ${value.length} cut: too deep]`] : { "…": "object cut: too deep" };
+  }
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, limits.maxItems).map((v, i) => shrink(v, limits, `${path}[${i}]`, depth + 1, log));
+    if (value.length > limits.maxItems) {
+      log.arrays.push({ path, kept: limits.maxItems, total: value.length });
+      kept.push(`… ${value.length - limits.maxItems} more items`);
+    }
+    return kept;
+  }
+  const entries = Object.entries(value);
+  const out: Record<string, JsonValue> = {};
+  for (const [key, v] of entries.slice(0, limits.maxKeys)) out[key] = shrink(v, limits, `${path}.${key}`, depth + 1, log);
+  if (entries.length > limits.maxKeys) {
+    log.objects.push({ path, kept: limits.maxKeys, total: entries.length });
+    out["…"] = `${entries.length - limits.maxKeys} more keys`;
+  }
+  return out;
+}
+
+function describeCuts(log: CutLog, size: number, maxTokens: number): string {
+  const parts: string[] = [];
+  const arrays = log.arrays.slice(0, 3).map((a) => `${a.path} kept ${a.kept} of ${a.total} items`);
+  if (arrays.length) parts.push(`${arrays.join(", ")}${log.arrays.length > 3 ? ` (and ${log.arrays.length - 3} more arrays)` : ""}`);
+  if (log.objects.length) parts.push(`${log.objects.length} objects kept only their first keys`);
+  if (log.strings) parts.push(`${log.strings} long strings shortened`);
+  if (log.depth) parts.push(`${log.depth} values cut for depth`);
+  return `result cut from about ${Math.ceil(size / CHARS_PER_TOKEN)} to at most ${maxTokens} tokens: ${parts.join("; ")}. To see everything, return less: select fields, filter, paginate, or slice.`;
+}

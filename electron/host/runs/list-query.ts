@@ -45,7 +45,8 @@ export function buildListQuery(filter: RunListFilter, cursor?: PageCursor): List
     params.push(filter.source);
   }
   if (filter.api) {
-    where.push("r.id IN (SELECT c.run_id FROM calls c WHERE c.api = ?)");
+    // EXISTS, walked newest first, stops at a full page; an IN list would collect every matching run first.
+    where.push("EXISTS (SELECT 1 FROM calls c WHERE c.run_id = r.id AND c.api = ?)");
     params.push(filter.api);
   }
   for (const term of searchTerms(filter.text ?? "")) {
@@ -58,9 +59,15 @@ export function buildListQuery(filter: RunListFilter, cursor?: PageCursor): List
     params.push(cursor.createdAt, cursor.seq);
   }
   params.push(pageSize(filter.limit));
-  const sql = `SELECT ${SUMMARY_COLUMNS} FROM runs r
-    ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
-    ORDER BY r.created_at DESC, r.seq DESC LIMIT ?`;
+  // The page is chosen first and summarised after: a sort computes its output columns for every
+  // candidate row, and the call counts and API lists are worth computing for 50 rows only.
+  // CROSS JOIN keeps that order of work: SQLite never reorders its operands.
+  const sql = `SELECT ${SUMMARY_COLUMNS} FROM (
+      SELECT r.seq FROM runs r
+      ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
+      ORDER BY r.created_at DESC, r.seq DESC LIMIT ?
+    ) page CROSS JOIN runs r ON r.seq = page.seq
+    ORDER BY r.created_at DESC, r.seq DESC`;
   return { sql, params };
 }
 

@@ -145,6 +145,8 @@ function createListingIndexes(db: DatabaseSync): void {
     CREATE INDEX runs_by_parent ON runs (parent_id) WHERE parent_id IS NOT NULL;
     CREATE INDEX runs_running ON runs (status) WHERE status = 'running';
     CREATE INDEX calls_by_api ON calls (api, run_id);
+    -- Covers the short-term text search over operation names without reading the (large) call rows.
+    CREATE INDEX calls_operations ON calls (run_id, operation, operation_id);
     CREATE INDEX calls_in_flight ON calls (state) WHERE state = 'in_flight';
     CREATE INDEX pending_by_expiry ON pending_decisions (expires_at);
   `);

@@ -85,8 +85,24 @@ describe("opening the run store", () => {
     truncateSync(storePath(), Math.floor(statSync(storePath()).size / 2));
     writeFileSync(`${storePath()}-wal`, "stale wal");
     const truncated = readFileSync(storePath());
-    expectMovedAside(truncated, /damaged or truncated|integrity check/);
+    expectMovedAside(truncated, /damaged or truncated \(SQLite: database disk image is malformed\)/);
     expect(readFileSync(join(data.dir, `${asideName}-wal`), "utf8")).toBe("stale wal");
+  });
+
+  it("finds a truncated store even with the fast check (SQLite compares the header's page count with the file)", () => {
+    writeHealthyStore();
+    truncateSync(storePath(), statSync(storePath()).size - 4096);
+    const { store, recovered } = CodeRunStore.open(data.dir, { now, integrityCheck: "fast" });
+    store.close();
+    expect(recovered?.reason).toMatch(/truncated/);
+  });
+
+  it("moves aside a store with damaged pages inside (full check)", () => {
+    writeHealthyStore();
+    const bytes = readFileSync(storePath());
+    bytes.fill(0xa5, 4096 * 20, 4096 * 24); // four pages in the middle, size unchanged
+    writeFileSync(storePath(), bytes);
+    expectMovedAside(bytes, /integrity check|damaged/);
   });
 
   it("moves aside a store written by a newer workbench, and says so", () => {

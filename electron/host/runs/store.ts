@@ -27,7 +27,7 @@ import type {
 } from "../../../shared/runs.ts";
 import { capBody, DEFAULT_MAX_BODY_BYTES } from "./body-cap.ts";
 import { apisOfRun, buildListQuery } from "./list-query.ts";
-import { openRunDatabase, type StoreRecovery } from "./open-database.ts";
+import { openRunDatabase, type IntegrityCheck, type StoreRecovery } from "./open-database.ts";
 import { claimSession, isProcessAlive, ownerIsGone, releaseSession, type RunOwner } from "./run-owner.ts";
 import {
   allowRuleFromRow,
@@ -50,6 +50,8 @@ export interface CodeRunStoreOptions {
   /** Cap per stored request or response body. Default 256 KiB. */
   maxBodyBytes?: number;
   newRunId?: () => string;
+  /** "full" (default) checks every page at open; "fast" only the header, for short-lived CLI commands. */
+  integrityCheck?: IntegrityCheck;
   /** Injected for tests; crash recovery asks it whether a run's owner process still exists. */
   isProcessAlive?: (pid: number) => boolean;
 }
@@ -127,7 +129,7 @@ export class CodeRunStore {
   /** Opens (creating, migrating or replacing a corrupt file as needed) `<dataDir>/runs.sqlite`. */
   static open(dataDir: string, opts: CodeRunStoreOptions = {}): { store: CodeRunStore; recovered?: StoreRecovery } {
     const now = opts.now ?? (() => new Date());
-    const opened = openRunDatabase(dataDir, now);
+    const opened = openRunDatabase(dataDir, now, opts.integrityCheck);
     const store = new CodeRunStore(opened.db, opened.path, { ...opts, now });
     return opened.recovered ? { store, recovered: opened.recovered } : { store };
   }
@@ -222,23 +224,22 @@ export class CodeRunStore {
   recordCall(call: NewCall): CallRecord {
     const { state, http_status } = callStatusColumns(call.status);
     const settled = !OPEN_CALL_STATES.includes(state);
-    this.transaction(() => {
-      this.#run(
-        `INSERT INTO calls (run_id, idx, completion_order, api, operation, operation_id, arguments_json, arguments_hash,
-                            request_json, state, http_status, response_json, result_json, error_json, duration_ms,
-                            idempotency_key, decision, decided_by, decided_at, deny_message, started_at, finished_at)
-         VALUES (?, ?, ${call.completionOrder === undefined && settled ? NEXT_COMPLETION_ORDER : "?"},
-                 ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        call.runId, call.index, ...(call.completionOrder === undefined && settled ? [call.runId] : [call.completionOrder ?? null]),
-        call.api, call.operation, call.operationId ?? null, JSON.stringify(call.arguments), call.argumentsHash,
-        jsonOrNull(call.request && capBody(call.request, this.#maxBodyBytes)), state, http_status,
-        jsonOrNull(call.response && capBody(call.response, this.#maxBodyBytes)), jsonOrNull(call.result), jsonOrNull(call.error),
-        call.durationMs ?? null, call.idempotencyKey ?? null, call.decision ?? null, call.decidedBy ?? null,
-        call.decidedAt ?? null, call.denyMessage ?? null, call.startedAt ?? this.#stamp(),
-        call.finishedAt ?? (settled ? this.#stamp() : null),
-      );
-      this.#claimRun(call.runId);
-    });
+    const autoOrder = call.completionOrder === undefined && settled;
+    // Claimed first: should the process die between the two, the run is ours to recover, which is right.
+    this.#claimRun(call.runId);
+    this.#run(
+      `INSERT INTO calls (run_id, idx, completion_order, api, operation, operation_id, arguments_json, arguments_hash,
+                          request_json, state, http_status, response_json, result_json, error_json, duration_ms,
+                          idempotency_key, decision, decided_by, decided_at, deny_message, started_at, finished_at)
+       VALUES (?, ?, ${autoOrder ? NEXT_COMPLETION_ORDER : "?"}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      call.runId, call.index, autoOrder ? call.runId : (call.completionOrder ?? null),
+      call.api, call.operation, call.operationId ?? null, JSON.stringify(call.arguments), call.argumentsHash,
+      jsonOrNull(call.request && capBody(call.request, this.#maxBodyBytes)), state, http_status,
+      jsonOrNull(call.response && capBody(call.response, this.#maxBodyBytes)), jsonOrNull(call.result), jsonOrNull(call.error),
+      call.durationMs ?? null, call.idempotencyKey ?? null, call.decision ?? null, call.decidedBy ?? null,
+      call.decidedAt ?? null, call.denyMessage ?? null, call.startedAt ?? this.#stamp(),
+      call.finishedAt ?? (settled ? this.#stamp() : null),
+    );
     return this.getCall(call.runId, call.index)!;
   }
 
@@ -406,8 +407,12 @@ export class CodeRunStore {
     return [this.#owner.host, this.#owner.boot, this.#owner.pid, this.#owner.session];
   }
 
+  /** Makes this process the run's owner; a no-op write when it already is (the usual case). */
   #claimRun(runId: string): void {
-    this.#run("UPDATE runs SET owner_host = ?, owner_boot = ?, owner_pid = ?, owner_session = ? WHERE id = ?", ...this.#ownerColumns(), runId);
+    this.#run(
+      "UPDATE runs SET owner_host = ?, owner_boot = ?, owner_pid = ?, owner_session = ? WHERE id = ? AND owner_session IS NOT ?",
+      ...this.#ownerColumns(), runId, this.#owner.session,
+    );
   }
 
   #statement(sql: string): StatementSync {

@@ -33,6 +33,9 @@ export function apisOfRun(runIdColumn: string): string {
             (SELECT api FROM calls c WHERE c.run_id = ${runIdColumn} GROUP BY api ORDER BY min(c.idx)))`;
 }
 
+/** One run's summary, as a list row (for "run updated" events). */
+export const SUMMARY_BY_ID = `SELECT ${SUMMARY_COLUMNS} FROM runs r WHERE r.id = ?`;
+
 export function buildListQuery(filter: RunListFilter, cursor?: PageCursor): ListQuery {
   const where: string[] = [];
   const params: SQLInputValue[] = [];

@@ -48,6 +48,13 @@ describe("listRuns", () => {
     });
   });
 
+  it("gives one run's summary by id, the same as its list row", () => {
+    const [r0, r1] = seed();
+    expect(store.getRunSummary(r0)).toEqual(store.listRuns({}).find((r) => r.id === r0));
+    expect(store.getRunSummary(r1)!.id).toBe(r1);
+    expect(store.getRunSummary("run_missing")).toBeUndefined();
+  });
+
   it("filters by status, source and API, alone and together", () => {
     const [r0, r1, r2, r3] = seed();
     expect(ids({ status: ["completed"] })).toEqual([r3, r0]);

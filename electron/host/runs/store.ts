@@ -26,7 +26,7 @@ import type {
   RunTool,
 } from "../../../shared/runs.ts";
 import { capBody, DEFAULT_MAX_BODY_BYTES } from "./body-cap.ts";
-import { apisOfRun, buildListQuery } from "./list-query.ts";
+import { apisOfRun, buildListQuery, SUMMARY_BY_ID } from "./list-query.ts";
 import { openRunDatabase, type IntegrityCheck, type StoreRecovery } from "./open-database.ts";
 import { claimSession, isProcessAlive, ownerIsGone, releaseSession, type RunOwner } from "./run-owner.ts";
 import {
@@ -203,6 +203,12 @@ export class CodeRunStore {
   getRun(id: string): CodeRun | undefined {
     const row = this.#get<RunRow>(`SELECT *, ${apisOfRun("runs.id")} AS apis_json FROM runs WHERE id = ?`, id);
     return row ? runFromRow(row) : undefined;
+  }
+
+  /** The run as a list row (what "run updated" events carry). */
+  getRunSummary(id: string): RunSummary | undefined {
+    const row = this.#get<RunSummaryRow>(SUMMARY_BY_ID, id);
+    return row ? summaryFromRow(row) : undefined;
   }
 
   /** Newest first. `filter.before` is the last id of the previous page; an unknown id gives an empty page. */

@@ -49,7 +49,7 @@ describe("listRuns", () => {
   });
 
   it("gives one run's summary by id, the same as its list row", () => {
-    const [r0, r1] = seed();
+    const [r0, r1] = seed() as [string, string];
     expect(store.getRunSummary(r0)).toEqual(store.listRuns({}).find((r) => r.id === r0));
     expect(store.getRunSummary(r1)!.id).toBe(r1);
     expect(store.getRunSummary("run_missing")).toBeUndefined();

@@ -36,7 +36,10 @@ export const DEFAULT_LIMITS: RunLimits = {
 export interface Dataset {
   /** Content key (e.g. the artifact hash): workers cache loaded datasets by it. */
   key: string;
-  /** Produces the dataset's JSON text; called at most once per worker per key. */
+  /**
+   * Produces the dataset's JSON text; called when a worker lacks the key (once per
+   * worker, again only if that worker's bounded cache evicted it).
+   */
   load(): string | Promise<string>;
   /** URL of a module (loaded in the worker, cached) whose export `read: DatasetReader` answers queries. */
   reader: string;
@@ -88,8 +91,16 @@ export type DatasetReader = (data: unknown, query: JsonValue) => JsonValue;
 
 export type RunOutcome =
   | ({ status: "completed"; result: JsonValue } & RunFacts)
-  | ({ status: "failed"; error: { reason: RunFailureReason; name: string; message: string } } & RunFacts)
+  | ({ status: "failed"; error: RunError } & RunFacts)
   | ({ status: "suspended"; callIndex: number } & RunFacts);
+
+export interface RunError {
+  reason: RunFailureReason;
+  name: string;
+  message: string;
+  /** Where in the program as written (1-based), when known: syntax errors and uncaught throws. */
+  at?: { line: number; column: number };
+}
 
 export interface RunFacts {
   logs: string[];
@@ -99,6 +110,8 @@ export interface RunFacts {
   seed: number;
   /** Async host calls the guest started. */
   calls: number;
+  /** Guest compute time (also measured for a run whose worker was killed). */
   cpuMs: number;
+  /** From the moment a worker took the run to its end (time queued is not counted). */
   wallMs: number;
 }

@@ -1,0 +1,281 @@
+/**
+ * The run engine: starts code runs, carries them through approvals and
+ * replay, and records everything. An execute run goes: record the run → an
+ * attempt in the sandbox → completed, failed, or pending on a person. A
+ * decision finishes the waiting call's record and starts the next attempt from
+ * the top with the same clock and seed; saved calls are replayed, never re-sent.
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import type { Envelope, RunFailureReason } from "../../../shared/envelope.ts";
+import type { JsonValue } from "../../../shared/json.ts";
+import type { CodeRun, PendingDecision, RunPolicy, RunSource } from "../../../shared/runs.ts";
+import type { EventBus } from "../events.ts";
+import type { ProxyDeps } from "../proxy/pipeline.ts";
+import type { RunLimits, RunOutcome, RunRequest } from "../sandbox/types.ts";
+import type { Redactor } from "../vault/redact.ts";
+import { Attempt, type AttemptStop } from "./attempt.ts";
+import { buildEnvelope } from "./envelope.ts";
+import { deniedMessage, ReplayPlan } from "./replay.ts";
+import type { CodeRunStore } from "./store.ts";
+
+export interface SandboxRunner {
+  run(request: RunRequest): Promise<RunOutcome>;
+}
+
+/** What the engine needs to build a program's world: the `apis` prelude, globals, a redactor. */
+export interface ProgramWorld {
+  executePrelude(): string;
+  globals(): Record<string, JsonValue>;
+  redactor(): Redactor;
+}
+
+export interface RunEngineOptions {
+  store: CodeRunStore;
+  sandbox: SandboxRunner;
+  proxy: ProxyDeps;
+  world: ProgramWorld;
+  bus: EventBus;
+  now?: () => number;
+  /** How long a pending decision waits before the run is cancelled. Default 30 minutes. */
+  decisionTtlMs?: number;
+  limits?: Partial<RunLimits>;
+  log?: (message: string) => void;
+}
+
+export interface ExecuteRequest {
+  code: string;
+  policy: RunPolicy;
+  source: RunSource;
+  /** Writes approved up front (`--yes`): sent without stopping, recorded as approved by this name. */
+  preApprovedBy?: string;
+  limits?: Partial<RunLimits>;
+  parentId?: string;
+  clock?: number;
+  seed?: number;
+  /** Replay the parent's saved results where the calls match (default); `fresh` sends every call live. */
+  fresh?: boolean;
+}
+
+export type DecisionKind = "approve" | "deny" | "always";
+
+export interface DecisionRequest {
+  decision: DecisionKind;
+  message?: string;
+  by: string;
+}
+
+export type DecideResult =
+  | { ok: true; decision: PendingDecision; continuation: Promise<Envelope> }
+  | { ok: false; message: string };
+
+export const DEFAULT_DECISION_TTL_MS = 30 * 60 * 1000;
+
+export function newRunId(): string {
+  return `run_${randomBytes(9).toString("base64url")}`;
+}
+
+export class RunEngine {
+  readonly #o: RunEngineOptions;
+  readonly #now: () => number;
+  readonly #running = new Map<string, AbortController>();
+  #expiryTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: RunEngineOptions) {
+    this.#o = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get store(): CodeRunStore {
+    return this.#o.store;
+  }
+
+  /** Starts an execute run and resolves with its envelope (completed, failed or pending). */
+  async execute(request: ExecuteRequest): Promise<Envelope> {
+    const parent = request.parentId ? this.#o.store.getRun(request.parentId) : undefined;
+    if (request.parentId && !parent) return this.#unavailable(`no run ${request.parentId} to replay from`);
+    const run = this.#o.store.createRun({
+      id: newRunId(),
+      ...(parent ? { parentId: parent.id } : {}),
+      source: request.source,
+      tool: "execute",
+      policy: request.policy,
+      program: request.code,
+      clock: request.clock ?? parent?.clock ?? this.#now(),
+      seed: request.seed ?? parent?.seed ?? randomInt(0, 2 ** 31),
+    });
+    this.#published(run.id);
+    const saved = parent && !request.fresh ? this.#o.store.getCalls(parent.id) : [];
+    return this.#attempt(run, new ReplayPlan(saved), saved.length > 0, request);
+  }
+
+  /** A person decides the call a run waits on; the run continues in the background. */
+  decide(runId: string, request: DecisionRequest): DecideResult {
+    const store = this.#o.store;
+    const pending = store.getPendingDecision(runId);
+    if (!pending) {
+      const run = store.getRun(runId);
+      return { ok: false, message: run ? `run ${runId} is ${run.status}, not waiting for a decision` : `no run ${runId}` };
+    }
+    if (pending.expiresAt && Date.parse(pending.expiresAt) <= this.#now()) {
+      this.#expire(pending);
+      return { ok: false, message: `the decision on run ${runId} expired at ${pending.expiresAt}; the run was cancelled` };
+    }
+    // Deleting the pending row is the lock: only one decider wins, across processes.
+    if (!store.deletePendingDecision(runId)) return { ok: false, message: `run ${runId} was decided by someone else just now` };
+    const at = new Date(this.#now()).toISOString();
+    if (request.decision === "deny") {
+      store.finishCall(runId, pending.callIndex, { status: "denied", decision: "denied", decidedBy: request.by, decidedAt: at, ...(request.message ? { denyMessage: request.message } : {}), error: { name: "CallDenied", message: deniedMessage(request.message) } });
+    } else {
+      store.finishCall(runId, pending.callIndex, { decision: "approved", decidedBy: request.by, decidedAt: at });
+      if (request.decision === "always" && pending.operationId) store.addAllowRule({ api: pending.api, operationId: pending.operationId, createdBy: request.by });
+    }
+    this.#o.bus.publish({ type: "decision.made", runId, callIndex: pending.callIndex, decision: request.decision === "deny" ? "denied" : "approved", by: request.by });
+    const run = store.getRun(runId)!;
+    store.updateRun(runId, { status: "running" });
+    this.#published(runId);
+    const continuation = this.#attempt(run, new ReplayPlan(store.getCalls(runId)), false, { code: run.program, policy: run.policy, source: run.source });
+    return { ok: true, decision: pending, continuation };
+  }
+
+  /** Stops a run: a running one at once, a pending one by withdrawing its decision. */
+  cancel(runId: string, by: string): { ok: boolean; message: string } {
+    const controller = this.#running.get(runId);
+    if (controller) {
+      controller.abort(new Error(`cancelled by ${by}`));
+      return { ok: true, message: `run ${runId} is being cancelled` };
+    }
+    const pending = this.#o.store.getPendingDecision(runId);
+    if (pending && this.#o.store.deletePendingDecision(runId)) {
+      this.#finishCancelled(pending, `cancelled by ${by} while waiting for a decision`, "cancelled", by);
+      return { ok: true, message: `run ${runId} cancelled` };
+    }
+    const run = this.#o.store.getRun(runId);
+    return { ok: false, message: run ? `run ${runId} is ${run.status}; only running or pending runs can be cancelled` : `no run ${runId}` };
+  }
+
+  /** Cancels every run whose decision has expired. Cheap; call it often (a timer, or before CLI commands). */
+  expireDue(): string[] {
+    const now = this.#now();
+    const expired: string[] = [];
+    for (const pending of this.#o.store.listPendingDecisions()) {
+      if (pending.expiresAt && Date.parse(pending.expiresAt) <= now && this.#o.store.deletePendingDecision(pending.runId)) {
+        this.#finishCancelled(pending, `no decision was made before ${pending.expiresAt}; the waiting call was not sent`, "expired", "expiry");
+        expired.push(pending.runId);
+      }
+    }
+    return expired;
+  }
+
+  #expire(pending: PendingDecision): void {
+    if (this.#o.store.deletePendingDecision(pending.runId)) {
+      this.#finishCancelled(pending, `no decision was made before ${pending.expiresAt}; the waiting call was not sent`, "expired", "expiry");
+    }
+  }
+
+  startExpiryTimer(everyMs = 5_000): void {
+    this.#expiryTimer ??= setInterval(() => this.expireDue(), everyMs);
+    this.#expiryTimer.unref();
+  }
+
+  stop(): void {
+    if (this.#expiryTimer) clearInterval(this.#expiryTimer);
+    this.#expiryTimer = undefined;
+    for (const controller of this.#running.values()) controller.abort(new Error("the workbench is shutting down"));
+  }
+
+  #finishCancelled(pending: PendingDecision, message: string, decision: "expired" | "cancelled", by: string): void {
+    const store = this.#o.store;
+    store.finishCall(pending.runId, pending.callIndex, { status: "denied", decision: decision === "expired" ? "expired" : "denied", decidedBy: by, decidedAt: new Date(this.#now()).toISOString() });
+    const run = store.getRun(pending.runId);
+    const envelope = buildEnvelope({ runId: pending.runId, calls: store.getCalls(pending.runId), logs: run?.logs ?? [], outcome: { error: { reason: "Cancelled", name: "Cancelled", message } } });
+    store.updateRun(pending.runId, { status: "cancelled", failureReason: "Cancelled", envelope });
+    this.#o.bus.publish({ type: "decision.made", runId: pending.runId, callIndex: pending.callIndex, decision, by });
+    this.#finished(pending.runId, envelope);
+  }
+
+  async #attempt(run: CodeRun, plan: ReplayPlan, copySaved: boolean, request: Pick<ExecuteRequest, "code" | "policy" | "source" | "preApprovedBy" | "limits">): Promise<Envelope> {
+    const controller = new AbortController();
+    this.#running.set(run.id, controller);
+    const log = this.#o.log ?? (() => {});
+    try {
+      const attempt = new Attempt({
+        run,
+        store: this.#o.store,
+        proxy: this.#o.proxy,
+        plan,
+        copySaved,
+        ...(request.preApprovedBy ? { preApprovedBy: request.preApprovedBy } : {}),
+        redactor: this.#o.world.redactor(),
+        signal: controller.signal,
+        decisionTtlMs: this.#o.decisionTtlMs ?? DEFAULT_DECISION_TTL_MS,
+        now: this.#now,
+        onDecisionRequested: (decision) => this.#o.bus.publish({ type: "decision.requested", decision }),
+        log,
+      });
+      const outcome = await this.#o.sandbox.run({
+        code: run.program,
+        prelude: this.#o.world.executePrelude(),
+        globals: this.#o.world.globals(),
+        limits: { ...this.#o.limits, ...request.limits },
+        clock: run.clock,
+        seed: run.seed,
+        signal: controller.signal,
+        onCall: (call) => attempt.onCall(call),
+      });
+      return this.#settle(run, outcome, attempt.stop, attempt.notes, controller.signal);
+    } catch (err) {
+      log(`run ${run.id} could not run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      return this.#fail(run.id, [], "Unavailable", "the workbench could not run or save this program (logged on the host)");
+    } finally {
+      this.#running.delete(run.id);
+    }
+  }
+
+  #settle(run: CodeRun, outcome: RunOutcome, stop: AttemptStop | undefined, notes: string[], signal: AbortSignal): Envelope {
+    const store = this.#o.store;
+    const logs = [...outcome.logs, ...notes];
+    if (outcome.status === "completed") {
+      const envelope = buildEnvelope({ runId: run.id, calls: store.getCalls(run.id), logs, outcome: { result: outcome.result } });
+      store.updateRun(run.id, { status: "completed", failureReason: null, envelope, logs });
+      return this.#finished(run.id, envelope);
+    }
+    if (outcome.status === "suspended" && stop?.kind === "pending") {
+      const pending = store.getPendingDecision(run.id);
+      if (pending) {
+        const envelope = buildEnvelope({ runId: run.id, calls: store.getCalls(run.id), logs, outcome: { pending } });
+        store.updateRun(run.id, { status: "pending", envelope, logs });
+        this.#published(run.id);
+        return envelope;
+      }
+    }
+    if (outcome.status === "suspended" && stop?.kind === "mismatch") return this.#fail(run.id, logs, "ReplayMismatch", stop.message);
+    if (outcome.status === "failed") {
+      const reason = signal.aborted ? "Cancelled" : outcome.error.reason;
+      const message = signal.aborted ? String((signal.reason as Error | undefined)?.message ?? "cancelled") : outcome.error.message;
+      return this.#fail(run.id, logs, reason, message, signal.aborted ? "Cancelled" : outcome.error.name);
+    }
+    return this.#fail(run.id, logs, "Unavailable", "the run stopped for a reason the workbench did not expect (logged on the host)");
+  }
+
+  #fail(runId: string, logs: string[], reason: RunFailureReason, message: string, name: string = reason): Envelope {
+    const store = this.#o.store;
+    const envelope = buildEnvelope({ runId, calls: store.getCalls(runId), logs, outcome: { error: { reason, name, message } } });
+    store.updateRun(runId, { status: reason === "Cancelled" ? "cancelled" : "failed", failureReason: reason, envelope, logs });
+    return this.#finished(runId, envelope);
+  }
+
+  #unavailable(message: string): Envelope {
+    return { run: "", status: "failed", calls: [], logs: [], error: { reason: "Unavailable", name: "Unavailable", message } };
+  }
+
+  #finished(runId: string, envelope: Envelope): Envelope {
+    this.#published(runId);
+    this.#o.bus.publish({ type: "run.finished", runId, envelope });
+    return envelope;
+  }
+
+  #published(runId: string): void {
+    const summary = this.#o.store.getRunSummary(runId);
+    if (summary) this.#o.bus.publish({ type: "run.updated", run: summary });
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Builds the envelope of DESIGN.md from a run and its calls, keys in the fixed
+ * order (run, status, calls, logs, then result | error | pending), and cuts a
+ * stored envelope to what an agent should receive.
+ */
+import type { Envelope, EnvelopeCall, EnvelopeError, EnvelopePending } from "../../../shared/envelope.ts";
+import type { JsonValue } from "../../../shared/json.ts";
+import type { CallRecord, PendingDecision } from "../../../shared/runs.ts";
+import { truncateResult } from "../tools/truncate.ts";
+
+export const IN_FLIGHT_NOTE = "outcome unknown, verify before retrying";
+
+export function envelopeCall(call: CallRecord, runFinished: boolean): EnvelopeCall {
+  const out: EnvelopeCall = { index: call.index, api: call.api, operation: call.operation, status: call.status };
+  if (call.operationId) out.operation_id = call.operationId;
+  if (call.durationMs !== undefined) out.duration_ms = call.durationMs;
+  if (call.idempotencyKey) out.idempotency_key = call.idempotencyKey;
+  if (call.decision) out.decision = call.decision;
+  if (call.error && (call.error.name === "CallDenied" || call.error.name === "CallRejected" || call.error.name === "CallFailed" || call.error.name === "VaultDenied")) {
+    out.error = { name: call.error.name, message: call.error.message };
+  }
+  if ((call.status === "in_flight" && runFinished) || call.status === "unknown") out.note = IN_FLIGHT_NOTE;
+  return out;
+}
+
+export interface EnvelopeParts {
+  runId: string;
+  calls: CallRecord[];
+  logs: string[];
+  outcome: { result: JsonValue } | { error: EnvelopeError } | { pending: PendingDecision };
+}
+
+export function buildEnvelope(parts: EnvelopeParts): Envelope {
+  const { outcome } = parts;
+  const status = "result" in outcome ? "completed" : "error" in outcome ? "failed" : "pending";
+  const envelope: Envelope = {
+    run: parts.runId,
+    status,
+    calls: parts.calls.map((c) => envelopeCall(c, status !== "pending")),
+    logs: parts.logs,
+  };
+  if ("result" in outcome) envelope.result = outcome.result;
+  else if ("error" in outcome) envelope.error = outcome.error;
+  else envelope.pending = pendingPart(outcome.pending);
+  return envelope;
+}
+
+function pendingPart(decision: PendingDecision): EnvelopePending {
+  const pending: EnvelopePending = {
+    call: decision.callIndex,
+    api: decision.api,
+    operation: decision.operation,
+    method: decision.request.method,
+    url: decision.request.url,
+    arguments: decision.arguments,
+    waiting_for: "approval",
+    next: `Nothing was sent. A person approves or denies this call in Codemode Workbench (or with \`workbench approve ${decision.runId}\`). The program then runs again from the top and you are notified when it finishes; read the outcome with get_code_run({"run": "${decision.runId}"}).`,
+  };
+  if (decision.expiresAt) pending.expires_at = decision.expiresAt;
+  return pending;
+}
+
+/** The envelope an agent receives: the result cut structurally to `maxResultTokens`. */
+export function forAgent(envelope: Envelope, maxResultTokens: number): Envelope {
+  if (envelope.result === undefined) return envelope;
+  const cut = truncateResult(envelope.result, maxResultTokens);
+  if (!cut.note) return envelope;
+  const { result: _full, ...rest } = envelope;
+  return { ...rest, result: cut.value, truncated: cut.note };
+}

@@ -1,0 +1,174 @@
+/**
+ * The one contract between the renderer and the host. Each channel maps to a
+ * zod schema for its request and a type for its reply. The Electron preload
+ * exposes one method per channel from it, the HTTP bridge of `workbench serve`
+ * serves the same channels as `POST /api/<channel>`, and the host validates
+ * every request against the schema before calling its handler.
+ */
+import { z } from "zod";
+import { apiConfig, type ApiConfig } from "./api-config.ts";
+import type { Envelope } from "./envelope.ts";
+import type { Operation, RepairWarning, SecurityScheme, ServerInfo } from "./artifact.ts";
+import type { AllowRule, CallRecord, CodeRun, PendingDecision, RunSummary } from "./runs.ts";
+
+/** A channel: the request's schema, and (as a phantom) the reply's type. */
+export interface Channel<Req extends z.ZodType, Reply> {
+  request: Req;
+  reply?: Reply;
+}
+function channel<Reply>() {
+  return <Req extends z.ZodType>(request: Req): Channel<Req, Reply> => ({ request });
+}
+
+const empty = z.object({}).strict();
+const apiName = z.string().min(1).max(100);
+const runId = z.string().regex(/^run_[A-Za-z0-9_-]+$/, "must be a run id like run_abc123");
+
+export const specSource = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("text"), text: z.string().max(60 * 1024 * 1024), filename: z.string().optional() }).strict(),
+  z.object({ kind: z.literal("url"), url: z.string().url() }).strict(),
+]);
+export type SpecSource = z.infer<typeof specSource>;
+
+export interface ApiSummary {
+  name: string;
+  title: string;
+  version: string;
+  openapi: string;
+  operationCount: number;
+  baseUrl: string;
+  source: { kind: string; location?: string };
+  config: ApiConfig;
+  warningCount: number;
+  tags: { name: string; description?: string }[];
+  securitySchemes: Record<string, SecurityScheme>;
+}
+
+/** One row of the operations list: enough to browse and filter 1,000+ operations. */
+export interface OperationRow {
+  id: string;
+  method: string;
+  path: string;
+  summary?: string;
+  tags: string[];
+  deprecated: boolean;
+}
+
+export interface IngestPreview {
+  ok: boolean;
+  title?: string;
+  version?: string;
+  openapi?: string;
+  operations?: number;
+  warnings: RepairWarning[];
+  error?: { code: string; pointer: string; message: string };
+  /** A valid API name derived from the title. */
+  suggestedName?: string;
+  servers?: ServerInfo[];
+  securitySchemes?: string[];
+}
+
+export interface VaultItemView {
+  name: string;
+  allowApis: string[];
+  fields: { name: string; problem?: string }[];
+}
+
+export interface ConnectInfo {
+  mcpUrl: string;
+  token: string;
+  /** `workbench mcp --data-dir ...`: for clients that launch a process. */
+  stdioCommand: string[];
+  snippets: { claudeDesktop: string; claudeCode: string; cursor: string };
+}
+
+export interface SavedProgram {
+  id: string;
+  name: string;
+  code: string;
+  policy: "read_only" | "all";
+}
+
+export interface RunDetail {
+  run: CodeRun;
+  calls: CallRecord[];
+  pending?: PendingDecision;
+}
+
+export type Ack = { ok: true; message?: string } | { ok: false; message: string };
+
+export const contract = {
+  "app.info": channel<{ version: string; dataDir: string; node: string; shell: "electron" | "browser" }>()(empty),
+
+  "apis.list": channel<ApiSummary[]>()(empty),
+  "apis.operations": channel<OperationRow[]>()(z.object({ api: apiName }).strict()),
+  "apis.operation": channel<Operation>()(z.object({ api: apiName, id: z.string().min(1) }).strict()),
+  "apis.warnings": channel<RepairWarning[]>()(z.object({ api: apiName }).strict()),
+  "apis.declarations": channel<{ dts: string }>()(empty),
+  "apis.preview": channel<IngestPreview>()(z.object({ source: specSource }).strict()),
+  "apis.add": channel<Ack>()(z.object({ name: apiName, source: specSource, config: apiConfig.optional() }).strict()),
+  "apis.update": channel<Ack>()(z.object({ name: apiName, config: apiConfig }).strict()),
+  "apis.remove": channel<Ack>()(z.object({ name: apiName }).strict()),
+
+  "runs.execute": channel<Envelope>()(z.object({ code: z.string().max(1024 * 1024), policy: z.enum(["read_only", "all"]) }).strict()),
+  "runs.search": channel<Envelope>()(z.object({ code: z.string().max(1024 * 1024) }).strict()),
+  "runs.list": channel<RunSummary[]>()(
+    z.object({
+      status: z.array(z.enum(["running", "pending", "completed", "failed", "cancelled", "interrupted"])).optional(),
+      source: z.enum(["cli", "ui", "mcp"]).optional(),
+      api: z.string().optional(),
+      text: z.string().max(200).optional(),
+      limit: z.number().int().min(1).max(500).optional(),
+      before: z.string().optional(),
+    }).strict(),
+  ),
+  "runs.get": channel<RunDetail | null>()(z.object({ id: runId }).strict()),
+  "runs.cancel": channel<Ack>()(z.object({ id: runId }).strict()),
+  "runs.replay": channel<Envelope>()(z.object({ id: runId, code: z.string().max(1024 * 1024).optional(), fresh: z.boolean().optional() }).strict()),
+  "runs.export": channel<{ filename: string; content: string } | null>()(z.object({ id: runId, format: z.enum(["json", "har"]) }).strict()),
+
+  "decisions.list": channel<PendingDecision[]>()(empty),
+  "decisions.decide": channel<Ack>()(
+    z.object({ runId, decision: z.enum(["approve", "deny", "always"]), message: z.string().max(2000).optional() }).strict(),
+  ),
+  "rules.list": channel<AllowRule[]>()(empty),
+  "rules.remove": channel<Ack>()(z.object({ api: apiName, operationId: z.string().min(1) }).strict()),
+
+  "vault.list": channel<VaultItemView[]>()(empty),
+  "vault.set": channel<Ack>()(
+    z.object({ item: z.string().min(1), field: z.string().min(1), value: z.string().min(1).max(64 * 1024), allowApis: z.array(apiName).optional() }).strict(),
+  ),
+  "vault.allow": channel<Ack>()(z.object({ item: z.string().min(1), apis: z.array(apiName) }).strict()),
+  "vault.remove": channel<Ack>()(z.object({ item: z.string().min(1), field: z.string().min(1).optional() }).strict()),
+  "vault.reveal": channel<{ ok: true; value: string } | { ok: false; message: string }>()(z.object({ item: z.string().min(1), field: z.string().min(1) }).strict()),
+
+  "connect.info": channel<ConnectInfo>()(empty),
+  "connect.rotate": channel<ConnectInfo>()(empty),
+
+  "programs.list": channel<SavedProgram[]>()(empty),
+  "programs.save": channel<Ack>()(
+    z.object({
+      programs: z.array(z.object({ id: z.string().min(1).max(100), name: z.string().max(200), code: z.string().max(1024 * 1024), policy: z.enum(["read_only", "all"]) }).strict()).max(100),
+    }).strict(),
+  ),
+} as const;
+
+export type Contract = typeof contract;
+export type ChannelName = keyof Contract;
+export type RequestOf<C extends ChannelName> = z.input<Contract[C]["request"]>;
+export type ParsedRequestOf<C extends ChannelName> = z.output<Contract[C]["request"]>;
+export type ReplyOf<C extends ChannelName> = Contract[C] extends Channel<z.ZodType, infer R> ? R : never;
+export const CHANNELS = Object.keys(contract) as ChannelName[];
+
+/** What the renderer calls: one method per channel (the preload and the HTTP bridge both provide it). */
+export type WorkbenchApi = { [C in ChannelName]: (request: RequestOf<C>) => Promise<ReplyOf<C>> };
+
+/** `apis.list` → `apisList`: the preload's method names. */
+export function methodName(channel: ChannelName): string {
+  return channel.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Errors cross the seam as data: the bridge and IPC both reply with this on failure. */
+export interface ChannelError {
+  error: { code: "invalid-request" | "not-found" | "failed"; message: string };
+}

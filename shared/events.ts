@@ -1,0 +1,16 @@
+/**
+ * The event bus's events: one stream that the UI (over IPC or server-sent
+ * events) and the MCP layer (to notify agents) subscribe to.
+ */
+import type { Envelope } from "./envelope.ts";
+import type { PendingDecision, RunSummary } from "./runs.ts";
+
+export type WorkbenchEvent =
+  | { type: "run.updated"; run: RunSummary }
+  | { type: "run.finished"; runId: string; envelope: Envelope }
+  | { type: "decision.requested"; decision: PendingDecision }
+  | { type: "decision.made"; runId: string; callIndex: number; decision: "approved" | "denied" | "expired" | "cancelled"; by: string }
+  | { type: "apis.changed" }
+  | { type: "vault.changed" };
+
+export type WorkbenchEventType = WorkbenchEvent["type"];

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { apiConfig, type ApiConfig } from "./api-config.ts";
 import type { Envelope } from "./envelope.ts";
-import type { Operation, RepairWarning, SecurityScheme, ServerInfo } from "./artifact.ts";
+import type { JsonSchema, Operation, RepairWarning, SecurityScheme, ServerInfo } from "./artifact.ts";
 import type { AllowRule, CallRecord, CodeRun, PendingDecision, RunSummary } from "./runs.ts";
 
 /** A channel: the request's schema, and (as a phantom) the reply's type. */
@@ -103,6 +103,8 @@ export const contract = {
   "apis.list": channel<ApiSummary[]>()(empty),
   "apis.operations": channel<OperationRow[]>()(z.object({ api: apiName }).strict()),
   "apis.operation": channel<Operation>()(z.object({ api: apiName, id: z.string().min(1) }).strict()),
+  /** One component schema by name (`#/components/schemas/<name>`), for schema trees that expand refs lazily; null when unknown. */
+  "apis.schema": channel<JsonSchema | null>()(z.object({ api: apiName, name: z.string().min(1).max(1000) }).strict()),
   "apis.warnings": channel<RepairWarning[]>()(z.object({ api: apiName }).strict()),
   "apis.declarations": channel<{ dts: string }>()(empty),
   "apis.preview": channel<IngestPreview>()(z.object({ source: specSource }).strict()),

@@ -7,7 +7,6 @@
 import { programLocation } from "./program.ts";
 import type { WorkerFailure } from "./protocol.ts";
 import type { RunLimits } from "./types.ts";
-import type { WasmMemory } from "./wasm.ts";
 
 export interface DescribedError {
   name: string;
@@ -36,9 +35,15 @@ export function deadlockFailure(): WorkerFailure {
   };
 }
 
-/** A guest error value, described inside the guest, as a run failure. */
-export function failureFromGuestError(error: DescribedError, limits: RunLimits, firstLineShift: number): WorkerFailure {
+/**
+ * A guest error value, described inside the guest, as a run failure. When memory
+ * is exhausted QuickJS cannot even allocate its "out of memory" error and throws
+ * null instead; `memoryRefused` (the memory refused to grow during the run)
+ * tells that apart from a program's own `throw null`.
+ */
+export function failureFromGuestError(error: DescribedError, limits: RunLimits, firstLineShift: number, memoryRefused = false): WorkerFailure {
   if (error.name === "InternalError" && /^(out of memory|string too long)$/.test(error.message)) return memoryFailure(limits);
+  if (memoryRefused && /^the program threw (null|undefined)$/.test(error.message)) return memoryFailure(limits);
   if (error.name === "InternalError" && error.message === "interrupted") return computeTimeout(limits);
   const at = programLocation(error.stack, firstLineShift);
   if (error.name === "SyntaxError" && at) {
@@ -51,12 +56,11 @@ export function failureFromGuestError(error: DescribedError, limits: RunLimits, 
  * An exception thrown on the host side while the guest ran: the instance is
  * left in an unknown state and must be dropped.
  */
-export function failureFromHostException(err: unknown, memory: WasmMemory | undefined, limits: RunLimits): WorkerFailure {
+export function failureFromHostException(err: unknown, memoryRefused: boolean, limits: RunLimits): WorkerFailure {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof RangeError && /call stack/i.test(message)) {
     return { reason: "Error", name: "InternalError", message: "stack overflow" };
   }
-  const nearCap = memory !== undefined && memory.buffer.byteLength + 2 * 65536 > limits.memoryBytes;
-  if (nearCap || /out of memory|OOM/i.test(message)) return memoryFailure(limits);
+  if (memoryRefused || /out of memory|OOM/i.test(message)) return memoryFailure(limits);
   return { reason: "Error", name: "InternalError", message: `the sandbox stopped the program: ${message}` };
 }

@@ -28,6 +28,12 @@ const QUICKJS_STACK_BYTES = 512 * 1024;
 export interface GuestInstance {
   memoryBytes: number;
   memory: WasmMemory;
+  /**
+   * Whether the memory refused to grow at least once: the program reached its
+   * memory cap. QuickJS does not always say so itself: out of memory inside a
+   * promise job is swallowed, and with no memory left for its error it throws null.
+   */
+  memoryRefused(): boolean;
   runtime: QuickJSRuntime;
   ctx: QuickJSContext;
   /** The bootstrap function (guest/bootstrap.js), not yet called. */
@@ -36,6 +42,17 @@ export interface GuestInstance {
 
 export async function createGuestInstance(wasmModule: WasmModule, memoryBytes: number, bootstrapSource: string): Promise<GuestInstance> {
   const memory = new wasm.Memory({ initial: 256, maximum: memoryPages(memoryBytes) });
+  let refused = false;
+  const grow = memory.grow.bind(memory);
+  // Emscripten grows the heap through this method; an own property shadows the prototype's.
+  memory.grow = (pages: number) => {
+    try {
+      return grow(pages);
+    } catch (err) {
+      refused = true;
+      throw err;
+    }
+  };
   // Their types name the global WebAssembly classes, which our lib does not declare.
   const options = { wasmModule, wasmMemory: memory } as unknown as CustomizeVariantOptions;
   const quickjs = await newQuickJSWASMModuleFromVariant(newVariant(releaseSyncVariant, options));
@@ -45,5 +62,5 @@ export async function createGuestInstance(wasmModule: WasmModule, memoryBytes: n
   const ctx = runtime.newContext();
   const evaluated = ctx.evalCode(bootstrapSource, "bootstrap.js");
   if (evaluated.error) throw new Error(`sandbox bootstrap failed to compile: ${JSON.stringify(ctx.dump(evaluated.error))}`);
-  return { memoryBytes, memory, runtime, ctx, bootstrap: evaluated.value };
+  return { memoryBytes, memory, memoryRefused: () => refused, runtime, ctx, bootstrap: evaluated.value };
 }

@@ -5,15 +5,15 @@
  * the host side, and the host never holds a guest object.
  *   call(name, argsText)    → a deferred promise, settled when the host answers
  *   read(dataset, queryText) → JSON text, answered here by the dataset's reader
- *   log(text | undefined)   → whether more lines are wanted
- *   finish(kind, text)      → how the program ended
+ *   log(text)               → 1: kept, send more; 0: kept, send no more; -1: not kept
+ *   finish(kind, text, droppedLogLines) → how the program ended
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
 import { callLimitFailure } from "./guest-failure.ts";
 import type { FromWorker, WorkerFailure } from "./protocol.ts";
 import type { DatasetReader, RunLimits } from "./types.ts";
 
-export type GuestReport = { kind: "result" | "error" | "too_large"; text: string };
+export type GuestReport = { kind: "result" | "error" | "too_large"; text: string; droppedLogLines: number };
 
 export interface NativeHooks {
   runId: number;
@@ -23,7 +23,6 @@ export interface NativeHooks {
   onCall(index: number, deferred: QuickJSDeferredPromise): void;
   onFatal(failure: WorkerFailure): void;
   onReport(report: GuestReport): void;
-  onDroppedLog(): void;
 }
 
 /** Returns a guest object holding the natives; the caller passes it to the bootstrap. */
@@ -67,10 +66,11 @@ export function installNatives(ctx: QuickJSContext, hooks: NativeHooks): QuickJS
 
   const log = logNative(ctx, hooks);
 
-  const finish = ctx.newFunction("finish", (kindHandle, textHandle) => {
+  const finish = ctx.newFunction("finish", (kindHandle, textHandle, droppedHandle) => {
     const kind = stringArg(kindHandle, "finish kind");
     if (kind !== "result" && kind !== "error" && kind !== "too_large") throw new TypeError("finish kind");
-    hooks.onReport({ kind, text: stringArg(textHandle, "finish text") });
+    const dropped = droppedHandle && ctx.typeof(droppedHandle) === "number" ? ctx.getNumber(droppedHandle) : 0;
+    hooks.onReport({ kind, text: stringArg(textHandle, "finish text"), droppedLogLines: dropped });
   });
 
   for (const [key, fn] of [["call", call], ["read", read], ["log", log], ["finish", finish]] as const) {
@@ -85,17 +85,21 @@ function logNative(ctx: QuickJSContext, hooks: NativeHooks): QuickJSHandle {
   const { maxLogLines, maxLogBytes } = hooks.limits;
   let lines = 0;
   let bytes = 0;
-  let full = maxLogLines === 0 || maxLogBytes === 0;
+  let full = false;
   const markFull = () => {
     if (!full) hooks.post({ type: "logs-full", runId: hooks.runId });
     full = true;
   };
   return ctx.newFunction("log", (textHandle) => {
-    if (full) {
-      hooks.onDroppedLog();
-      return ctx.false;
+    if (!textHandle || ctx.typeof(textHandle) !== "string") {
+      // The guest dropped a line past the limits.
+      markFull();
+      return ctx.newNumber(-1);
     }
-    if (!textHandle || ctx.typeof(textHandle) !== "string") return ctx.true;
+    if (full || lines >= maxLogLines || bytes >= maxLogBytes) {
+      markFull();
+      return ctx.newNumber(-1);
+    }
     let line = ctx.getString(textHandle);
     let size = Buffer.byteLength(line);
     const room = maxLogBytes - bytes;
@@ -106,16 +110,13 @@ function logNative(ctx: QuickJSContext, hooks: NativeHooks): QuickJSHandle {
       lines++;
       hooks.post({ type: "log", runId: hooks.runId, line });
       markFull();
-      return ctx.false;
+      return ctx.newNumber(0);
     }
     bytes += size;
     lines++;
     hooks.post({ type: "log", runId: hooks.runId, line });
-    if (lines >= maxLogLines || bytes >= maxLogBytes) {
-      markFull();
-      return ctx.false;
-    }
-    return ctx.true;
+    // At the limit nothing is lost yet: the guest stops sending and counts what follows.
+    return ctx.newNumber(lines >= maxLogLines || bytes >= maxLogBytes ? 0 : 1);
   });
 }
 

@@ -18,13 +18,13 @@ import {
   deadlockFailure,
   failureFromGuestError,
   failureFromHostException,
+  memoryFailure,
   type DescribedError,
 } from "./guest-failure.ts";
 import type { GuestInstance } from "./guest-instance.ts";
 import type { FromWorker, HostAnswerMessage, WorkerFailure, WorkerRunRequest, WorkerRunResult } from "./protocol.ts";
 import type { DatasetReader, RunLimits } from "./types.ts";
 import { CPU_MICROS, SEGMENT_START_MICROS, nowMicros } from "./timing.ts";
-import type { WasmMemory } from "./wasm.ts";
 
 export interface GuestEnvironment {
   /** A fresh instance whose memory cap is the run's; taken only once the program parsed. */
@@ -41,7 +41,7 @@ export class GuestRun {
   private readonly request: WorkerRunRequest;
   private readonly limits: RunLimits;
   private readonly env: GuestEnvironment;
-  private memory: WasmMemory | undefined;
+  private memoryRefused: () => boolean = () => false;
   private runtime: QuickJSRuntime | undefined;
   private firstLineShift = 0;
   private fatal: WorkerFailure | undefined;
@@ -52,8 +52,6 @@ export class GuestRun {
   private wake: (() => void) | undefined;
   private cpuMicros = 0;
   private segmentStart = 0;
-  /** Log lines counted but not kept, past the run's log limits. */
-  droppedLogLines = 0;
 
   constructor(request: WorkerRunRequest, env: GuestEnvironment) {
     this.request = request;
@@ -63,6 +61,11 @@ export class GuestRun {
 
   get cpuMs(): number {
     return this.cpuMicros / 1000;
+  }
+
+  /** Log lines the guest counted but did not send, past the run's log limits (known once it reported). */
+  get droppedLogLines(): number | undefined {
+    return this.report?.droppedLogLines;
   }
 
   /** A host answer for an in-flight call; applied between guest segments. */
@@ -86,7 +89,7 @@ export class GuestRun {
     this.firstLineShift = prepared.firstLineShift;
 
     const instance = await this.env.instance();
-    this.memory = instance.memory;
+    this.memoryRefused = instance.memoryRefused;
     this.runtime = instance.runtime;
     instance.runtime.setInterruptHandler(() => this.shouldInterrupt());
     const ctx = instance.ctx;
@@ -106,7 +109,6 @@ export class GuestRun {
       onCall: (index, deferred) => this.inFlight.set(index, deferred),
       onFatal: (failure) => (this.fatal ??= failure),
       onReport: (report) => (this.report ??= report),
-      onDroppedLog: () => this.droppedLogLines++,
     });
     const formatter = ctx.newString(this.env.inspectSource);
     const { clock, seed, globalsText } = this.request;
@@ -159,9 +161,12 @@ export class GuestRun {
       }
       if (report.kind === "too_large") return this.tooLarge();
       const described = JSON.parse(report.text) as DescribedError;
-      return { status: "failed", error: failureFromGuestError(described, this.limits, this.firstLineShift) };
+      return { status: "failed", error: failureFromGuestError(described, this.limits, this.firstLineShift, this.memoryRefused()) };
     }
-    if (this.inFlight.size === 0 && !this.runtime?.hasPendingJob()) return { status: "failed", error: deadlockFailure() };
+    if (this.inFlight.size === 0 && !this.runtime?.hasPendingJob()) {
+      // Out of memory inside a promise job is swallowed by QuickJS and leaves the program waiting forever.
+      return { status: "failed", error: this.memoryRefused() ? memoryFailure(this.limits) : deadlockFailure() };
+    }
     return undefined;
   }
 
@@ -208,7 +213,7 @@ export class GuestRun {
     try {
       return fn();
     } catch (err) {
-      this.fatal ??= failureFromHostException(err, this.memory, this.limits);
+      this.fatal ??= failureFromHostException(err, this.memoryRefused(), this.limits);
       if (this.fatal.name === "InternalError" && this.fatal.reason === "Error") {
         this.env.post({ type: "host-log", message: `sandbox: run ${this.request.runId} stopped by a host exception: ${err instanceof Error ? err.stack : String(err)}` });
       }

@@ -78,7 +78,14 @@ export class SandboxPool {
     while (!this.closed && this.slots.size < this.size) {
       if (!this.spawn()) break;
     }
-    await Promise.all([...this.slots].map((s) => s.ready));
+    // A starting worker is unreferenced; while someone waits for it, it must keep the process alive.
+    await Promise.all(
+      [...this.slots].map(async (slot) => {
+        slot.setBusy(true);
+        await slot.ready;
+        if (!slot.ticket) slot.setBusy(false);
+      }),
+    );
   }
 
   /** Fails queued and running runs (`Unavailable`) and ends every worker. */

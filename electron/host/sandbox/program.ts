@@ -48,35 +48,51 @@ const STRIP_PREFIX = "async function program() {";
 const STRIP_SUFFIX = "\n}";
 
 export function prepareProgram(code: string): PreparedProgram {
-  let source = code;
-  let typescript = false;
-  let ast = parseJavaScript(source);
-  if (!ast.ok) {
-    const stripped = stripTypes(source);
-    if (!stripped.ok) {
-      // Report whichever parser got further: a JavaScript parser stops at the first
-      // type annotation, a TypeScript parser at the real mistake.
-      const useTs = stripped.unsupported || isAfter(stripped.at, ast.at);
-      return syntaxError(code, useTs ? stripped.message : ast.message, useTs ? stripped.at : ast.at);
-    }
-    source = stripped.code;
-    typescript = true;
-    ast = parseJavaScript(source);
-    if (!ast.ok) return syntaxError(code, ast.message, ast.at);
+  const js = interpret(code);
+  if (js.ok) return { ok: true, typescript: false, ...wrap(js.source, js.program, js.shift) };
+  const stripped = stripTypes(code);
+  if (!stripped.ok) {
+    // Report whichever parser got further: a JavaScript parser stops at the first
+    // type annotation, a TypeScript parser at the real mistake.
+    const useTs = stripped.unsupported || isAfter(stripped.at, js.at);
+    return syntaxError(code, useTs ? stripped.message : js.message, useTs ? stripped.at : js.at);
   }
-  return { ok: true, typescript, ...wrap(source, ast.program) };
+  const ts = interpret(stripped.code);
+  if (!ts.ok) return syntaxError(code, ts.message, ts.at);
+  return { ok: true, typescript: true, ...wrap(ts.source, ts.program, ts.shift) };
 }
 
-function wrap(source: string, program: Program): { script: string; form: "function" | "body"; firstLineShift: number } {
+type Interpreted = { ok: true; source: string; program: Program; shift: number } | { ok: false; message: string; at: Position };
+
+/**
+ * Parses a program as written; failing that, in parentheses, which is how an
+ * anonymous `function () {...}` (a syntax error as a statement) becomes the
+ * function expression its author meant.
+ */
+function interpret(source: string): Interpreted {
+  const plain = parseJavaScript(source);
+  if (plain.ok) return { ok: true, source, program: plain.program, shift: 0 };
+  const wrapped = `(${source}\n)`;
+  const parenthesised = parseJavaScript(wrapped);
+  if (parenthesised.ok && functionExpression(parenthesised.program)) return { ok: true, source: wrapped, program: parenthesised.program, shift: 1 };
+  return plain;
+}
+
+function functionExpression(program: Program): boolean {
   const only = program.body.length === 1 ? program.body[0] : undefined;
+  return only?.type === "ExpressionStatement" && (only.expression.type === "ArrowFunctionExpression" || only.expression.type === "FunctionExpression");
+}
+
+function wrap(source: string, program: Program, shift: number): { script: string; form: "function" | "body"; firstLineShift: number } {
+  const only = program.body.length === 1 ? program.body[0] : undefined;
+  // A script whose only statement is an expression evaluates to its value.
+  if (functionExpression(program)) return { script: source, form: "function", firstLineShift: shift };
+  if (only?.type === "FunctionDeclaration" && only.id) {
+    return { script: `${source}\n;${only.id.name}`, form: "function", firstLineShift: 0 };
+  }
   if (only?.type === "ExpressionStatement") {
-    const expression = only.expression;
-    if (expression.type === "ArrowFunctionExpression" || expression.type === "FunctionExpression") {
-      // A script whose only statement is an expression evaluates to its value.
-      return { script: source, form: "function", firstLineShift: 0 };
-    }
     // Everything up to the end of the expression: drops a trailing `;` and comments.
-    return { script: `${BODY_RETURN_PREFIX}${source.slice(0, expression.end)}\n) })`, form: "body", firstLineShift: BODY_RETURN_PREFIX.length };
+    return { script: `${BODY_RETURN_PREFIX}${source.slice(0, only.expression.end)}\n) })`, form: "body", firstLineShift: BODY_RETURN_PREFIX.length };
   }
   return { script: `${BODY_PREFIX}${source}\n})`, form: "body", firstLineShift: BODY_PREFIX.length };
 }
@@ -112,21 +128,29 @@ interface AmaroError {
 let amaro: { transformSync(code: string, options: { mode: "strip-only" }): { code: string } } | undefined;
 
 function stripTypes(source: string): StripResult {
+  const asBody = stripWrapped(STRIP_PREFIX, source, STRIP_SUFFIX);
+  if (asBody.ok) return asBody;
+  // An anonymous `function (x: T) {...}` is only valid in parentheses.
+  const asExpression = stripWrapped("(", source, "\n)");
+  return asExpression.ok ? asExpression : asBody;
+}
+
+function stripWrapped(prefix: string, source: string, suffix: string): StripResult {
   // Loaded on first use: plain JavaScript programs never pay for its WASM start-up.
   amaro ??= createRequire(import.meta.url)("amaro") as NonNullable<typeof amaro>;
   try {
-    const out = amaro.transformSync(`${STRIP_PREFIX}${source}${STRIP_SUFFIX}`, { mode: "strip-only" }).code;
-    if (!out.startsWith(STRIP_PREFIX) || !out.endsWith(STRIP_SUFFIX)) {
+    const out = amaro.transformSync(`${prefix}${source}${suffix}`, { mode: "strip-only" }).code;
+    if (!out.startsWith(prefix) || !out.endsWith(suffix)) {
       return { ok: false, message: "could not strip the program's types", at: { line: 1, column: 1 }, unsupported: true };
     }
-    return { ok: true, code: out.slice(STRIP_PREFIX.length, out.length - STRIP_SUFFIX.length) };
+    return { ok: true, code: out.slice(prefix.length, out.length - suffix.length) };
   } catch (err) {
     const e = err as Partial<AmaroError>;
     if (typeof e.startLine !== "number" || typeof e.startColumn !== "number") {
       return { ok: false, message: String((err as Error)?.message ?? err), at: { line: 1, column: 1 }, unsupported: false };
     }
     const line = e.startLine;
-    const column = e.startColumn + 1 - (line === 1 ? STRIP_PREFIX.length : 0);
+    const column = e.startColumn + 1 - (line === 1 ? prefix.length : 0);
     const hint = e.code === "UnsupportedSyntax" ? " (only erasable TypeScript is accepted: no enums, parameter properties or namespaces with values)" : "";
     return { ok: false, message: `${e.message ?? "invalid syntax"}${hint}`, at: { line, column: Math.max(1, column) }, unsupported: e.code === "UnsupportedSyntax" };
   }

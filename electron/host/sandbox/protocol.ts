@@ -74,6 +74,7 @@ export type FromWorker =
   | { type: "log"; runId: number; line: string }
   /** The run's log limit was reached; later lines are counted, not sent. */
   | { type: "logs-full"; runId: number }
-  | { type: "done"; runId: number; result: WorkerRunResult; cpuMs: number; droppedLogLines: number }
+  /** `droppedLogLines` is known when the program reported its outcome. */
+  | { type: "done"; runId: number; result: WorkerRunResult; cpuMs: number; droppedLogLines?: number }
   /** Detail for the host's log (never shown to the guest). */
   | { type: "host-log"; message: string };

@@ -93,7 +93,7 @@ export class RunTicket {
         break;
       case "done":
         this.droppedLogLines = message.droppedLogLines;
-        if (message.droppedLogLines > 0) this.logsTruncated = true;
+        if (message.droppedLogLines) this.logsTruncated = true;
         this.end(endingOf(message.result), message.cpuMs, true);
         break;
     }

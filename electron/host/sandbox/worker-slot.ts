@@ -40,6 +40,8 @@ export class WorkerSlot {
     this.worker = new Worker(new URL("./worker.ts", import.meta.url), {
       workerData,
       resourceLimits: { stackSizeMb: WORKER_STACK_MB },
+      // Flags about how the parent's entry was given (`node --input-type=module -e`) stop a worker file from loading.
+      execArgv: process.execArgv.filter((arg) => !arg.startsWith("--input-type")),
     });
     this.worker.unref();
     let failure: string | undefined;

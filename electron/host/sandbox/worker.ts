@@ -84,7 +84,7 @@ async function runOne(request: WorkerRunRequest): Promise<void> {
   current = undefined;
   Atomics.store(timing, CPU_MICROS, 0n);
   Atomics.store(timing, SEGMENT_START_MICROS, 0n);
-  post({ type: "done", runId: request.runId, result, cpuMs: run.guest?.cpuMs ?? 0, droppedLogLines: run.guest?.droppedLogLines ?? 0 });
+  post({ type: "done", runId: request.runId, result, cpuMs: run.guest?.cpuMs ?? 0, droppedLogLines: run.guest?.droppedLogLines });
   // After the reply, so building the next instance never delays this one's outcome.
   if (!spare) setImmediate(prepareSpare);
 }

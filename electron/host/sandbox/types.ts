@@ -71,12 +71,18 @@ export interface RunRequest {
 /**
  * Guest bridge (what the prelude and the program see):
  *   __host.call(name: string, args: any): Promise<any>
- *       args are copied out as JSON (no guest getter, toJSON or proxy trap runs
- *       in the host); the result is copied in as JSON. A rejected call throws an
- *       Error whose `name` and `message` come from the handler's error, plus any
- *       `details` as `error.details`.
+ *       args are copied out as JSON made inside the guest (getters, toJSON and
+ *       proxy traps run there, under the run's limits, never in the host; Map
+ *       becomes an object, Set an array, BigInt a decimal string); the answer is
+ *       copied in as JSON. A rejected call throws an Error whose `name` and
+ *       `message` come from the handler's error, plus any `details` as
+ *       `error.details`. A handler that throws (or answers with something that is
+ *       not JSON) reaches the guest as `Error: host call failed`; the detail goes
+ *       to the pool's log. Calls past `maxCalls` end the run (`CallLimit`).
  *   __host.read(dataset: string, query: any): any
  *       synchronous; the worker answers from the dataset (see DatasetReader).
+ * A run ends when the program's promise settles: calls still in flight then are
+ * abandoned (the handler keeps running; its answer is ignored).
  */
 export type HostCallHandler = (call: { index: number; name: string; args: JsonValue }) => Promise<HostCallAnswer>;
 
@@ -89,6 +95,11 @@ export type HostCallAnswer =
 /** Runs inside the worker; must be pure, fast and total (a bad query returns an error value, never throws). */
 export type DatasetReader = (data: unknown, query: JsonValue) => JsonValue;
 
+/**
+ * How a run ended. A result is the program's value as JSON: `undefined` (and a
+ * top-level function or symbol) becomes null, and the conversions of __host.call
+ * apply; a cycle fails the run (`Error`).
+ */
 export type RunOutcome =
   | ({ status: "completed"; result: JsonValue } & RunFacts)
   | ({ status: "failed"; error: RunError } & RunFacts)

@@ -66,9 +66,10 @@ export function assignOperationIds(ops: readonly OperationKey[], report: RepairR
     }
   });
 
+  const nextSuffix = new Map<string, number>();
   ops.forEach((op, i) => {
     if (ids[i] !== undefined) return;
-    const id = unique(derivedId(op.method, op.path), taken);
+    const id = unique(derivedId(op.method, op.path), taken, nextSuffix);
     ids[i] = id;
     taken.add(id);
     const original = op.operationId;
@@ -104,7 +105,13 @@ export function derivedId(method: HttpMethod, path: string): string {
   return method + (parts.join("") || "Root");
 }
 
-function unique(base: string, taken: Set<string>): string {
+/** The next free `base`, `base_2`, `base_3`...; remembers where it stopped so many collisions stay linear. */
+function unique(base: string, taken: Set<string>, next: Map<string, number>): string {
   if (!taken.has(base)) return base;
-  for (let i = 2; ; i++) if (!taken.has(`${base}_${i}`)) return `${base}_${i}`;
+  for (let i = next.get(base) ?? 2; ; i++) {
+    if (!taken.has(`${base}_${i}`)) {
+      next.set(base, i + 1);
+      return `${base}_${i}`;
+    }
+  }
 }

@@ -38,6 +38,7 @@ export class SchemaCollector {
   private readonly pointerNames = new Map<string, string>();
   private readonly sourcePointers = new Map<string, string>();
   private readonly taken = new Set<string>();
+  private readonly nextSuffix = new Map<string, number>();
   private readonly queue: { name: string; value: JsonValue; pointer: string }[] = [];
   private nodesLeft: number;
 
@@ -211,9 +212,15 @@ export class SchemaCollector {
     return SCHEMA_REF_PREFIX + name;
   }
 
+  /** The next free `base`, `base_2`...; remembers where it stopped so many collisions stay linear. */
   private unique(base: string): string {
     if (!this.taken.has(base)) return base;
-    for (let i = 2; ; i++) if (!this.taken.has(`${base}_${i}`)) return `${base}_${i}`;
+    for (let i = this.nextSuffix.get(base) ?? 2; ; i++) {
+      if (!this.taken.has(`${base}_${i}`)) {
+        this.nextSuffix.set(base, i + 1);
+        return `${base}_${i}`;
+      }
+    }
   }
 }
 

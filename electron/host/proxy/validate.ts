@@ -126,16 +126,22 @@ function describeErrors(errors: ErrorObject[], root: string): ValidationIssue[] 
   // anyOf/oneOf produce one error per branch; keep the most specific few.
   return errors.slice(0, 5).map((e) => {
     const at = `${root}${e.instancePath}`;
+    const parent = e.parentSchema as { properties?: Record<string, unknown> } | undefined;
     const detail =
-      e.keyword === "additionalProperties" ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"` :
-      e.keyword === "enum" ? ` ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues).slice(0, 200)}` : "";
-    return { at, message: `${at} ${e.message ?? "is invalid"}${detail} (schema: ${quote(e.parentSchema)})` };
+      e.keyword === "additionalProperties"
+        ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"${parent?.properties ? `; allowed: ${Object.keys(parent.properties).join(", ")}` : ""}`
+        : e.keyword === "enum"
+          ? ` ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues).slice(0, 200)}`
+          : "";
+    const schema = e.keyword === "additionalProperties" ? "" : ` (schema: ${quote(e.parentSchema)})`;
+    return { at, message: `${at} ${e.message ?? "is invalid"}${detail}${schema}` };
   });
 }
 
+/** The failing schema fragment, with refs named as in the spec rather than by ajv's internal ids. */
 function quote(schema: unknown): string {
-  const text = JSON.stringify(schema) ?? "";
-  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+  const text = (JSON.stringify(schema) ?? "").replace(/"https:\/\/workbench\.invalid\/[^"#]*#\/(?:\$defs|definitions)\/([^"]+)"/g, (_, name: string) => `"#/components/schemas/${decodeURIComponent(name)}"`);
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }
 
 function lowerKeys(map: Record<string, string>): Record<string, string> {

@@ -122,7 +122,7 @@ export class Attempt {
     } catch (err) {
       const failure = asCallFailure(err, this.#o.log);
       if (this.#stop) return this.#stopAnswer;
-      store.recordCall({ ...base, operation: `apis.${guest.api}.${guest.op}`, status: "rejected", error: { name: failure.callError.name, message: failure.message } });
+      store.recordCall({ ...base, operation: describeGuestCall(guest), status: "rejected", error: { name: failure.callError.name, message: failure.message } });
       return { ok: false, error: { name: failure.callError.name, message: failure.message } };
     }
     if (this.#stop) return this.#stopAnswer;
@@ -156,17 +156,18 @@ export class Attempt {
       return this.halt({ kind: "pending", index });
     }
 
+    const needsPerson = isWrite(prepared.operation) || prepared.references.length > 0;
     const decision: Decision = approved
       ? "approved"
-      : prepared.verdict.kind === "decide"
-        ? "approved"
-        : isWrite(prepared.operation) && store.isAllowed(guest.api, prepared.operation.id)
+      : !needsPerson
+        ? "not_needed"
+        : prepared.references.length === 0 && store.isAllowed(guest.api, prepared.operation.id)
           ? "allowed_by_rule"
-          : "not_needed";
+          : "approved";
     const key = prepared.request.idempotencyKey ? { idempotencyKey: prepared.request.idempotencyKey } : {};
     if (approved) store.finishCall(run.id, index, { status: "in_flight", request: shown, ...key });
     else {
-      const by = decision === "approved" ? { decidedBy: this.#o.preApprovedBy!, decidedAt: new Date(this.#o.now()).toISOString() } : {};
+      const by = decision === "approved" && this.#o.preApprovedBy ? { decidedBy: this.#o.preApprovedBy!, decidedAt: new Date(this.#o.now()).toISOString() } : {};
       store.recordCall({ ...described, status: "in_flight", decision, ...by, ...key });
     }
 
@@ -193,6 +194,15 @@ export class Attempt {
       this.#maybeRelease();
     }
   }
+}
+
+/** How a call that never matched an operation is named in the log: `POST /pets` or `apis.x.op`. */
+function describeGuestCall(guest: GuestCall): string {
+  const args = guest.args as { method?: unknown; path?: unknown } | null;
+  if (guest.op === "request" && args && typeof args === "object" && typeof args.path === "string") {
+    return `${typeof args.method === "string" ? args.method.toUpperCase() : "GET"} ${args.path.split("?")[0]}`;
+  }
+  return `apis.${guest.api}.${guest.op}`;
 }
 
 function asCallFailure(err: unknown, log: (message: string) => void): CallFailure {

@@ -11,6 +11,7 @@ import type { JsonValue } from "../../../shared/json.ts";
 import type { CodeRun, PendingDecision, RunPolicy, RunSource } from "../../../shared/runs.ts";
 import type { EventBus } from "../events.ts";
 import type { ProxyDeps } from "../proxy/pipeline.ts";
+import { outcomeToEnvelope } from "../sandbox/envelope.ts";
 import type { RunLimits, RunOutcome, RunRequest } from "../sandbox/types.ts";
 import type { Redactor } from "../vault/redact.ts";
 import { Attempt, type AttemptStop } from "./attempt.ts";
@@ -250,9 +251,10 @@ export class RunEngine {
     }
     if (outcome.status === "suspended" && stop?.kind === "mismatch") return this.#fail(run.id, logs, "ReplayMismatch", stop.message);
     if (outcome.status === "failed") {
-      const reason = signal.aborted ? "Cancelled" : outcome.error.reason;
-      const message = signal.aborted ? String((signal.reason as Error | undefined)?.message ?? "cancelled") : outcome.error.message;
-      return this.#fail(run.id, logs, reason, message, signal.aborted ? "Cancelled" : outcome.error.name);
+      if (signal.aborted) return this.#fail(run.id, logs, "Cancelled", String((signal.reason as Error | undefined)?.message ?? "cancelled"));
+      // The sandbox's own envelope says where in the program it failed.
+      const { reason, name, message } = outcomeToEnvelope(run.id, outcome).error!;
+      return this.#fail(run.id, logs, reason, message, name);
     }
     return this.#fail(run.id, logs, "Unavailable", "the run stopped for a reason the workbench did not expect (logged on the host)");
   }

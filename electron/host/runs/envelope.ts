@@ -11,8 +11,7 @@ import { truncateResult } from "../tools/truncate.ts";
 export const IN_FLIGHT_NOTE = "outcome unknown, verify before retrying";
 
 export function envelopeCall(call: CallRecord, runFinished: boolean): EnvelopeCall {
-  const out: EnvelopeCall = { index: call.index, api: call.api, operation: call.operation, status: call.status };
-  if (call.operationId) out.operation_id = call.operationId;
+  const out: EnvelopeCall = { index: call.index, api: call.api, operation: call.operation, ...(call.operationId ? { operation_id: call.operationId } : {}), status: call.status };
   if (call.durationMs !== undefined) out.duration_ms = call.durationMs;
   if (call.idempotencyKey) out.idempotency_key = call.idempotencyKey;
   if (call.decision) out.decision = call.decision;
@@ -54,9 +53,9 @@ function pendingPart(decision: PendingDecision): EnvelopePending {
     url: decision.request.url,
     arguments: decision.arguments,
     waiting_for: "approval",
+    ...(decision.expiresAt ? { expires_at: decision.expiresAt } : {}),
     next: `Nothing was sent. A person approves or denies this call in Codemode Workbench (or with \`workbench approve ${decision.runId}\`). The program then runs again from the top and you are notified when it finishes; read the outcome with get_code_run({"run": "${decision.runId}"}).`,
   };
-  if (decision.expiresAt) pending.expires_at = decision.expiresAt;
   return pending;
 }
 

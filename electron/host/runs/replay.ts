@@ -65,7 +65,7 @@ export class ReplayPlan {
     }
     if (this.#order.includes(index)) {
       const answer = new Promise<HostCallAnswer>((resolve) => this.#waiting.set(index, () => resolve(savedAnswer(record))));
-      this.#flush();
+      this.#scheduleFlush();
       return { kind: "saved", answer };
     }
     if (record.status === "pending" && record.decision === "approved") return { kind: "approved", record };
@@ -73,7 +73,7 @@ export class ReplayPlan {
       // Denied after every answer the program already had: it is the last to complete.
       const answer = new Promise<HostCallAnswer>((resolve) => this.#waiting.set(index, () => resolve(savedAnswer({ ...record, status: "denied" }))));
       this.#order.push(index);
-      this.#flush();
+      this.#scheduleFlush();
       return { kind: "saved", answer };
     }
     if (record.status === "in_flight" || record.status === "unknown") {
@@ -81,6 +81,15 @@ export class ReplayPlan {
     }
     // Pending without a decision, or a call that never left the machine: run it again.
     return { kind: "live" };
+  }
+
+  /**
+   * Deferred to a microtask so that the caller of step() is already awaiting
+   * its answer: resolving in order then queues the continuations in order,
+   * which is the order the answers reach the sandbox.
+   */
+  #scheduleFlush(): void {
+    queueMicrotask(() => this.#flush());
   }
 
   /** Answers every started call whose turn has come, in original completion order. */

@@ -1,0 +1,197 @@
+/**
+ * The composition root of the host: one object that owns the registry, the
+ * vault, the run store, the sandbox pool, the event bus and the run engine for
+ * a data directory. The CLI, `workbench serve` and the Electron app all open
+ * one of these; nothing else constructs the parts.
+ */
+import { ensureDataDir } from "./data-dir.ts";
+import { ApiDirectory } from "./api-directory.ts";
+import { EventBus } from "./events.ts";
+import { ConfiguredCredentialResolver, type CredentialResolver } from "./proxy/credentials.ts";
+import type { ProxyDeps } from "./proxy/pipeline.ts";
+import { RunEngine, type ExecuteRequest } from "./runs/engine.ts";
+import { CodeRunStore, describeRecovery } from "./runs/store.ts";
+import { SandboxPool } from "./sandbox/pool.ts";
+import type { RunLimits } from "./sandbox/types.ts";
+import { DEMO_API_NAME, ensureDemoApi } from "./specs/demo-api.ts";
+import { DemoUpstream } from "./specs/demo-upstream.ts";
+import { ApiRegistry } from "./specs/registry.ts";
+import { executePrelude } from "./tools/execute-prelude.ts";
+import { runSearch } from "./tools/search.ts";
+import { Redactor } from "./vault/redact.ts";
+import { vaultGlobal } from "./vault/references.ts";
+import { Vault } from "./vault/vault.ts";
+import type { Envelope } from "../../shared/envelope.ts";
+import type { JsonValue } from "../../shared/json.ts";
+import type { RunSource } from "../../shared/runs.ts";
+import type { SecretCipher } from "./vault/cipher.ts";
+
+/** The demo server's token, stored in the vault on first start so the demo API works offline. */
+export const DEMO_TOKEN = "demo-token";
+
+export interface WorkbenchOptions {
+  dataDir: string;
+  env?: NodeJS.ProcessEnv;
+  fetch?: typeof fetch;
+  log?: (message: string) => void;
+  /** Sandbox worker threads (default min(4, CPUs)). */
+  sandboxSize?: number;
+  limits?: Partial<RunLimits>;
+  decisionTtlMs?: number;
+  now?: () => number;
+  /** The Electron app plugs safeStorage in here. */
+  cipher?: SecretCipher;
+  acceptPlaintextVault?: boolean;
+  resolver?: CredentialResolver;
+  /** Short CLI commands skip SQLite's full integrity check. */
+  quickOpen?: boolean;
+}
+
+export type OpenResult = { ok: true; workbench: Workbench; notices: string[] } | { ok: false; message: string };
+
+export class Workbench {
+  readonly dataDir: string;
+  readonly registry: ApiRegistry;
+  readonly vault: Vault;
+  readonly store: CodeRunStore;
+  readonly sandbox: SandboxPool;
+  readonly bus: EventBus;
+  readonly engine: RunEngine;
+  readonly apis: ApiDirectory;
+  readonly demo: DemoUpstream;
+  readonly #log: (message: string) => void;
+  readonly #limits: Partial<RunLimits>;
+  readonly #unsubscribe: (() => void)[] = [];
+
+  private constructor(parts: {
+    dataDir: string; registry: ApiRegistry; vault: Vault; store: CodeRunStore; sandbox: SandboxPool; bus: EventBus;
+    demo: DemoUpstream; apis: ApiDirectory; engine: RunEngine; log: (message: string) => void; limits: Partial<RunLimits>;
+  }) {
+    this.dataDir = parts.dataDir;
+    this.registry = parts.registry;
+    this.vault = parts.vault;
+    this.store = parts.store;
+    this.sandbox = parts.sandbox;
+    this.bus = parts.bus;
+    this.demo = parts.demo;
+    this.apis = parts.apis;
+    this.engine = parts.engine;
+    this.#log = parts.log;
+    this.#limits = parts.limits;
+    this.#unsubscribe.push(
+      this.registry.onChange(() => this.bus.publish({ type: "apis.changed" })),
+      this.vault.onChange(() => this.bus.publish({ type: "vault.changed" })),
+    );
+  }
+
+  static open(options: WorkbenchOptions): OpenResult {
+    const log = options.log ?? (() => {});
+    const notices: string[] = [];
+    const dataDir = ensureDataDir(options.dataDir);
+    const opened = Vault.open(dataDir, { env: options.env ?? process.env, ...(options.cipher ? { cipher: options.cipher } : {}), ...(options.acceptPlaintextVault ? { acceptPlaintext: true } : {}) });
+    if (!opened.ok) return { ok: false, message: `the vault cannot be opened: ${opened.message}` };
+    const vault = opened.vault;
+    notices.push(...vault.notices());
+
+    const registry = ApiRegistry.open(dataDir);
+    if (registry.loadProblem) notices.push(registry.loadProblem.message);
+    const demoAdded = ensureDemoApi(registry);
+    if (!demoAdded.ok) notices.push(demoAdded.error.message);
+    else if (demoAdded.value && !vault.list().some((item) => item.name === "demo")) {
+      // The demo server's token, so the demo API's writes work offline from the first start.
+      vault.set("demo", "token", DEMO_TOKEN, { allowApis: [DEMO_API_NAME] });
+    }
+
+    const { store, recovered } = CodeRunStore.open(dataDir, options.quickOpen ? { integrityCheck: "fast" } : {});
+    if (recovered) notices.push(describeRecovery(recovered));
+    const recovery = store.recoverAfterCrash();
+    if (recovery.interruptedRuns.length) {
+      notices.push(`${recovery.interruptedRuns.length} run(s) were interrupted when the workbench last stopped; ${recovery.unknownCalls.length} call(s) were in flight and their outcome is unknown (nothing is re-sent).`);
+    }
+
+    const bus = new EventBus(log);
+    const demo = new DemoUpstream({ token: DEMO_TOKEN });
+    const apis = new ApiDirectory(registry, demo);
+    const sandbox = new SandboxPool({ ...(options.sandboxSize ? { size: options.sandboxSize } : {}), log, ...(options.now ? { now: options.now } : {}) });
+    const proxy: ProxyDeps = {
+      target: (name) => apis.get(name),
+      vault,
+      resolver: options.resolver ?? new ConfiguredCredentialResolver({ vault, ...(options.fetch ? { fetch: options.fetch } : {}), log }),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      log,
+    };
+    const limits = options.limits ?? {};
+    const engine = new RunEngine({
+      store,
+      sandbox,
+      proxy,
+      bus,
+      log,
+      limits,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.decisionTtlMs ? { decisionTtlMs: options.decisionTtlMs } : {}),
+      world: {
+        executePrelude: () => executePrelude(Object.fromEntries(apis.list().map((t) => [t.name, t.artifact.operations.map((op) => op.id)]))),
+        globals: () => ({
+          vault: vaultGlobal(vault),
+          context: Object.fromEntries(apis.list().map((t) => [t.name, (t.config.sandboxGlobals ?? {}) as JsonValue])),
+        }),
+        redactor: () => new Redactor(vault.secrets()),
+      },
+    });
+    engine.expireDue();
+    const workbench = new Workbench({ dataDir, registry, vault, store, sandbox, bus, demo, apis, engine, log, limits });
+    return { ok: true, workbench, notices };
+  }
+
+  /** Runs a program with the execute tool's powers under `policy`. */
+  async execute(request: ExecuteRequest): Promise<Envelope> {
+    await this.apis.refresh();
+    return this.engine.execute(request);
+  }
+
+  /** A new run from an existing run's program (or an edit of it), replaying its saved results unless `fresh`. */
+  async replay(runId: string, options: { code?: string; fresh?: boolean; source: RunSource; preApprovedBy?: string }): Promise<Envelope> {
+    const parent = this.store.getRun(runId);
+    if (!parent) return { run: "", status: "failed", calls: [], logs: [], error: { reason: "Unavailable", name: "Unavailable", message: `no run ${runId}` } };
+    return this.execute({
+      code: options.code ?? parent.program,
+      policy: parent.policy,
+      source: options.source,
+      parentId: parent.id,
+      ...(options.fresh ? { fresh: true } : {}),
+      ...(options.preApprovedBy ? { preApprovedBy: options.preApprovedBy } : {}),
+    });
+  }
+
+  async search(code: string, source: RunSource, limits?: Partial<RunLimits>): Promise<Envelope> {
+    await this.apis.refresh();
+    return runSearch(
+      {
+        store: this.store,
+        sandbox: this.sandbox,
+        apis: this.apis.list(),
+        artifactText: (target) => this.registry.store.text(target.artifact.hash) ?? JSON.stringify(target.artifact),
+        limits: this.#limits,
+      },
+      { code, source, ...(limits ? { limits } : {}) },
+    );
+  }
+
+  /** Approve, deny or always-allow the call a run waits on; resolves with the run's next envelope. */
+  async decide(runId: string, decision: "approve" | "deny" | "always", by: string, message?: string): Promise<{ ok: true; envelope: Envelope } | { ok: false; message: string }> {
+    await this.apis.refresh();
+    const result = this.engine.decide(runId, { decision, by, ...(message ? { message } : {}) });
+    if (!result.ok) return result;
+    return { ok: true, envelope: await result.continuation };
+  }
+
+  async close(): Promise<void> {
+    for (const off of this.#unsubscribe) off();
+    this.engine.stop();
+    await this.sandbox.close();
+    await this.demo.close();
+    this.store.close();
+    this.#log("workbench closed");
+  }
+}

@@ -188,6 +188,22 @@ describe("ingest: operations", () => {
     expect(post!.responses["404"]).toBe(get!.responses["404"]);
   });
 
+  it("reports paths that match the same requests, and webhooks and callbacks it does not list", () => {
+    const artifact = spec({
+      paths: {
+        "/pets/{id}": { get: { operationId: "a", responses: {} } },
+        "/pets/{petId}": { get: { operationId: "b", responses: {} }, post: { operationId: "c", callbacks: { done: {} }, responses: {} } },
+      },
+      webhooks: { newPet: { post: { responses: {} } } },
+    });
+    expect(artifact.operations.map((op) => op.id)).toEqual(["a", "b", "c"]);
+    expect(artifact.warnings.filter((w) => w.code !== "missing-path-parameter").map((w) => `${w.code} ${w.pointer}`)).toEqual([
+      "not-callable /paths/~1pets~1{petId}/post/callbacks",
+      "ambiguous-path /paths/~1pets~1{petId}/get",
+      "not-callable /webhooks",
+    ]);
+  });
+
   it("drops a request body without content, and reports it", () => {
     const artifact = spec({ paths: { "/a": { post: { requestBody: { description: "nothing" }, responses: {} } } } });
     expect(artifact.operations[0]!.requestBody).toBeUndefined();

@@ -23,6 +23,9 @@ export function normalizeDocument(doc: JsonObject, report: RepairReport, maxSche
   const securitySchemes = normalizeSecuritySchemes(ctx);
   const security = normalizeSecurity(ctx, doc.security, "/security", securitySchemes) ?? [];
   const operations = normalizeOperations(ctx, { security, securitySchemes });
+  if (isObject(doc.webhooks) && Object.keys(doc.webhooks).length > 0) {
+    report.add("not-callable", "/webhooks", `the spec describes ${Object.keys(doc.webhooks).length} webhook(s): requests the API sends, not operations to call, so they are not listed`);
+  }
   if (operations.length === 0) report.add("no-operations", "/paths", "the spec describes no operations, so there is nothing to call");
   return {
     info: info(ctx),

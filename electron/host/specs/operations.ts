@@ -52,8 +52,20 @@ export function normalizeOperations(ctx: NormalizeContext, defaults: DocumentDef
     }
     drafts.push(...pathItemOperations(ctx, defaults, path, resolved.value, resolved.pointer));
   }
+  reportAmbiguousPaths(ctx, drafts);
   const ids = assignOperationIds(drafts, ctx.report);
   return drafts.map(({ pointer: _pointer, ...op }, i) => ({ id: ids[i]!, ...op }));
+}
+
+/** `/pets/{id}` and `/pets/{petId}` match the same requests; the spec forbids it and a call could reach either. */
+function reportAmbiguousPaths(ctx: NormalizeContext, drafts: Draft[]): void {
+  const seen = new Map<string, Draft>();
+  for (const draft of drafts) {
+    const key = `${draft.method} ${draft.path.replace(/\{[^{}]*\}/g, "{}")}`;
+    const first = seen.get(key);
+    if (!first) seen.set(key, draft);
+    else ctx.report.add("ambiguous-path", draft.pointer, `${draft.method.toUpperCase()} ${draft.path} matches the same requests as ${first.method.toUpperCase()} ${first.path}; calls by path go to the first`);
+  }
 }
 
 function pathItemOperations(ctx: NormalizeContext, defaults: DocumentDefaults, path: string, item: JsonObject, pointer: string): Draft[] {
@@ -107,6 +119,9 @@ function buildOperation(ctx: NormalizeContext, defaults: DocumentDefaults, input
   if (body) draft.requestBody = body;
   draft.responses = normalizeResponses(ctx, op.responses, childPointer(pointer, "responses"));
   draft.security = normalizeSecurity(ctx, op.security, childPointer(pointer, "security"), defaults.securitySchemes) ?? defaults.security;
+  if (isObject(op.callbacks) && Object.keys(op.callbacks).length > 0) {
+    ctx.report.add("not-callable", childPointer(pointer, "callbacks"), `the operation describes ${Object.keys(op.callbacks).length} callback(s): requests the API makes to you, so they are not operations to call`);
+  }
   const servers = normalizeServers(ctx, op.servers, childPointer(pointer, "servers")) ?? input.servers;
   if (servers && servers.length > 0) draft.servers = servers;
   return draft;

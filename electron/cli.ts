@@ -8,6 +8,7 @@ import { registerIngestCommands } from "./cli/ingest.ts";
 import { registerApiCommands } from "./cli/api.ts";
 import { registerRunCommands } from "./cli/run.ts";
 import { registerVaultCommands } from "./cli/vault.ts";
+import { registerRunsCommands } from "./cli/runs.ts";
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command("workbench")
@@ -18,6 +19,7 @@ export function buildProgram(io: CliIo): Command {
   registerIngestCommands(program, io);
   registerApiCommands(program, io);
   registerRunCommands(program, io);
+  registerRunsCommands(program, io);
   registerVaultCommands(program, io);
   for (const command of program.commands) inheritOutput(command, io);
   return program;

@@ -13,6 +13,9 @@ interface Captured {
   stderr: string;
 }
 
+const dataDir = mkdtempSync(join(tmpdir(), "workbench-run-data-"));
+const env = { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_VAULT_KEY: Buffer.alloc(32, 3).toString("base64") };
+
 async function run(argv: string[], stdin = ""): Promise<Captured> {
   let stdout = "";
   let stderr = "";
@@ -20,7 +23,7 @@ async function run(argv: string[], stdin = ""): Promise<Captured> {
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
     readStdin: async () => stdin,
-    env: {},
+    env,
     exit: () => {},
   };
   const code = await main(argv, io);
@@ -41,7 +44,7 @@ describe("workbench run", () => {
     const envelope = JSON.parse(out.stdout);
     expect(Object.keys(envelope)).toEqual(["run", "status", "calls", "logs", "result"]);
     expect(envelope).toMatchObject({ status: "completed", calls: [], logs: ["counting"], result: { count: 1 } });
-    expect(envelope.run).toMatch(/^run_[0-9a-f]{16}$/);
+    expect(envelope.run).toMatch(/^run_[A-Za-z0-9_-]{12}$/);
   });
 
   it("reads the program from stdin with --code -", async () => {
@@ -67,15 +70,50 @@ describe("workbench run", () => {
     expect(wall.error).toMatchObject({ reason: "Timeout", message: "the run took longer than 200 ms of wall-clock time" });
   });
 
-  it("a program that calls an API fails with a clear message", async () => {
-    const out = await run(["run", "--code", "-"], "return await apis.petstore.listPets()");
-    expect(JSON.parse(out.stdout).error).toEqual({
-      reason: "Error",
-      name: "Error",
-      message: "apis.petstore: `workbench run` cannot call APIs yet: it runs programs that make no API calls (line 1, column 18)",
-    });
+  it("calls the demo API, and a raw host call with a made-up name is refused", async () => {
+    const out = await run(["run", "--code", "-"], "const r = await apis.petstore.listPets({ limit: 1 }); return r.body.items.length");
+    const envelope = JSON.parse(out.stdout);
+    expect(envelope).toMatchObject({ status: "completed", result: 1, calls: [{ index: 0, api: "petstore", operation: "GET /pets", status: 200 }] });
     const raw = await run(["run", "--code", "-"], "return await __host.call('petstore.listPets', {})");
-    expect(JSON.parse(raw.stdout).error).toMatchObject({ name: "CallRejected", message: expect.stringContaining("cannot call APIs yet") });
+    expect(JSON.parse(raw.stdout).error).toMatchObject({ name: "CallRejected", message: "unknown host function petstore.listPets" });
+  });
+
+  it("--policy all stops at a write; approve and deny continue the run", async () => {
+    const program = "try { const r = await apis.petstore.createPet({ body: { name: 'Nova' } }); return r.status } catch (e) { return e.name + ': ' + e.message }";
+    const pending = JSON.parse((await run(["run", "--code", "-", "--policy", "all"], program)).stdout);
+    expect(pending).toMatchObject({ status: "pending", pending: { call: 0, operation: "POST /pets", method: "POST", waiting_for: "approval" } });
+    const approved = await run(["approve", pending.run]);
+    expect(approved.code).toBe(0);
+    expect(JSON.parse(approved.stdout)).toMatchObject({ status: "completed", result: 201, calls: [{ status: 201, decision: "approved" }] });
+    const again = await run(["approve", pending.run]);
+    expect(again).toMatchObject({ code: 1, stderr: `error: run ${pending.run} is completed, not waiting for a decision\n` });
+
+    const second = JSON.parse((await run(["run", "--code", "-", "--policy", "all"], program)).stdout);
+    const denied = JSON.parse((await run(["deny", second.run, "--message", "not today"])).stdout);
+    expect(denied.result).toBe("CallDenied: A person denied this call: not today");
+
+    const list = await run(["runs", "list", "--status", "completed", "--json"]);
+    const ids = list.stdout.trim().split("\n").map((line) => JSON.parse(line).id);
+    expect(ids).toEqual(expect.arrayContaining([pending.run, second.run]));
+    const shown = await run(["runs", "show", pending.run]);
+    expect(shown.stdout).toContain("calls (1):");
+    expect(shown.stdout).toContain("POST /pets  201");
+    const har = JSON.parse((await run(["runs", "export", pending.run, "--har"])).stdout);
+    expect(har.log.version).toBe("1.2");
+    expect(har.log.entries[0].request.method).toBe("POST");
+  });
+
+  it("--yes approves the writes of this run up front; --yes needs --policy all", async () => {
+    const out = JSON.parse((await run(["run", "--code", "-", "--policy", "all", "--yes"], "return (await apis.petstore.createPet({ body: { name: 'Yes' } })).status")).stdout);
+    expect(out).toMatchObject({ status: "completed", result: 201, calls: [{ decision: "approved" }] });
+    const wrong = await run(["run", "--code", "-", "--yes"], "return 1");
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/--yes only makes sense with --policy all/);
+  });
+
+  it("read_only refuses a write without sending it", async () => {
+    const out = JSON.parse((await run(["run", "--code", "-"], "try { await apis.petstore.deletePet({ petId: 1 }) } catch (e) { return e.name }")).stdout);
+    expect(out).toMatchObject({ result: "CallRejected", calls: [{ status: "rejected", error: { name: "CallRejected" } }] });
   });
 
   it("exits 1 with a clear error for a missing program file or a bad flag", async () => {
@@ -91,7 +129,7 @@ describe("workbench run", () => {
 
   it("works as a real process: node bin/workbench.js run", () => {
     const root = fileURLToPath(new URL("../..", import.meta.url));
-    const child = spawnSync(process.execPath, ["bin/workbench.js", "run", "--code", "-"], { cwd: root, input: "return [Date.now() > 0, 'ok']", encoding: "utf8", timeout: 30_000 });
+    const child = spawnSync(process.execPath, ["bin/workbench.js", "run", "--code", "-", "--data-dir", dataDir], { cwd: root, input: "return [Date.now() > 0, 'ok']", encoding: "utf8", timeout: 30_000, env: { ...process.env, ...env } });
     expect(child.stderr).toBe("");
     expect(child.status).toBe(0);
     expect(JSON.parse(child.stdout)).toMatchObject({ status: "completed", result: [true, "ok"] });

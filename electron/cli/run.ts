@@ -1,79 +1,157 @@
 /**
- * `workbench run --code <file|->`: runs a program in the sandbox and prints its
- * envelope (DESIGN.md, "The envelope") as JSON on stdout.
+ * `workbench run`, `workbench search` and `workbench replay`: programs over the
+ * registered APIs (or one-off `--spec` APIs), printed as the envelope of
+ * DESIGN.md. Every run is saved in the data directory's run store.
  *
- * Exit status: 0 whenever an envelope was printed, also for a run that failed
- * (the envelope's `status` and `error` say how); 1 when none could be made (an
- * unreadable program file, a bad flag). Programs that call APIs fail with a
- * clear message for now: no API is wired to this command yet.
+ * Exit status: 0 whenever an envelope was printed, also for a failed or
+ * pending run (the envelope's `status` says which); 1 when none could be made
+ * (an unreadable program file, a bad flag, an unusable --spec).
  */
-import { InvalidArgumentError, type Command } from "commander";
-import { outcomeToEnvelope, newRunId } from "../host/sandbox/envelope.ts";
-import { SandboxPool } from "../host/sandbox/pool.ts";
-import type { HostCallHandler, RunLimits } from "../host/sandbox/types.ts";
+import { Option, type Command } from "commander";
+import { apiConfig } from "../../shared/api-config.ts";
 import type { Envelope } from "../../shared/envelope.ts";
-import { printJson, readCodeArg, type CliIo } from "./io.ts";
+import { forAgent } from "../host/runs/envelope.ts";
+import type { RunLimits } from "../host/sandbox/types.ts";
+import { defaultBaseUrl } from "../host/specs/base-url.ts";
+import { loadSpecSource } from "../host/specs/source.ts";
+import type { Workbench } from "../host/workbench.ts";
+import { positiveInteger, withWorkbench, type DataDirFlag } from "./context.ts";
+import { CliError, printJson, readCodeArg, type CliIo } from "./io.ts";
 
-interface RunFlags {
-  code: string;
-  dataDir?: string;
+const DEFAULT_MAX_RESULT_TOKENS = 6_000;
+const SOURCE = { kind: "cli" } as const;
+
+interface LimitFlags {
   memoryMb?: number;
   timeoutMs?: number;
   wallMs?: number;
+  maxCalls?: number;
+  maxResultTokens?: number;
 }
 
-const NO_APIS_MESSAGE = "`workbench run` cannot call APIs yet: it runs programs that make no API calls";
+interface RunFlags extends DataDirFlag, LimitFlags {
+  code: string;
+  policy: "read_only" | "all";
+  yes?: boolean;
+  spec: string[];
+}
 
-/** Gives programs an `apis` that explains itself instead of a bare ReferenceError. */
-const NO_APIS_PRELUDE = `
-globalThis.apis = new Proxy(Object.freeze({}), {
-  get(_target, name) {
-    if (typeof name !== "string") return undefined;
-    throw new Error("apis." + name + ": " + ${JSON.stringify(NO_APIS_MESSAGE)});
-  },
-});`;
-
-const noApiCalls: HostCallHandler = async () => ({ ok: false, error: { name: "CallRejected", message: NO_APIS_MESSAGE } });
-
-export function registerRunCommands(program: Command, io: CliIo): void {
-  program
-    .command("run")
-    .description("Run a program (an async arrow function or a function body, JavaScript or TypeScript) in the sandbox and print its envelope as JSON. Exits 0 whenever an envelope is printed, even for a failed run.")
-    .requiredOption("--code <file|->", "the program: a file, or - to read stdin")
-    // Accepted now so scripts can pass it; runs are saved there once the run store is wired to this command.
-    .option("--data-dir <DIR>", "the workbench data directory")
+function withLimitOptions(command: Command): Command {
+  return command
     .option("--memory-mb <N>", "memory limit of the run, in MiB (at least 16; default 128)", positiveInteger(16))
     .option("--timeout-ms <N>", "compute-time limit, in ms (default 10000)", positiveInteger(1))
-    .option("--wall-ms <N>", "wall-clock limit, in ms, host calls included (default 60000)", positiveInteger(1))
+    .option("--wall-ms <N>", "wall-clock limit, in ms, calls included (default 60000)", positiveInteger(1))
+    .option("--max-calls <N>", "API calls the program may make (default 100)", positiveInteger(1))
+    .option("--max-result-tokens <N>", `cut the result structurally to about N tokens (default ${DEFAULT_MAX_RESULT_TOKENS}; 0 prints it whole)`, positiveIntegerOrZero)
+    .option("--data-dir <DIR>", "the workbench data directory");
+}
+
+const specOption = () =>
+  new Option("--spec <name=file|url[,base=URL]>", "use an API for this command only, without registering it (repeatable)").argParser((value: string, previous: string[] = []) => [...previous, value]).default([]);
+
+export function registerRunCommands(program: Command, io: CliIo): void {
+  withLimitOptions(
+    program
+      .command("run")
+      .description("Run a program that calls the APIs (an async arrow function or a function body; JavaScript or TypeScript) and print its envelope as JSON.")
+      .requiredOption("--code <file|->", "the program: a file, or - to read stdin")
+      .addOption(new Option("--policy <policy>", "read_only sends only GET, HEAD and OPTIONS; all lets writes through with a person's approval").choices(["read_only", "all"]).default("read_only"))
+      .option("--yes", "approve every write of this run up front (with --policy all)")
+      .addOption(specOption()),
+  )
+    .addHelpText("after", `
+Without --yes, a write under --policy all stops the program and prints a "pending" envelope; decide it with
+  workbench approve <run> [--always]    or    workbench deny <run> [--message M]
+Exit status: 0 whenever an envelope is printed (completed, failed or pending), 1 otherwise.`)
     .action(async (flags: RunFlags) => {
+      if (flags.yes && flags.policy !== "all") throw new CliError("--yes only makes sense with --policy all: the read-only policy never sends a write");
       const code = await readCodeArg(io, flags.code);
-      printJson(io, await runToEnvelope(code, limitsFromFlags(flags), (message) => io.stderr(`${message}\n`)));
+      await withWorkbench(io, flags, async (workbench) => {
+        await addOneOffSpecs(workbench, flags.spec);
+        const envelope = await workbench.execute({
+          code,
+          policy: flags.policy,
+          source: SOURCE,
+          limits: limitsFromFlags(flags),
+          ...(flags.yes ? { preApprovedBy: "cli --yes" } : {}),
+        });
+        printEnvelope(io, envelope, flags);
+      });
     });
+
+  withLimitOptions(
+    program
+      .command("search")
+      .description("Run a program over `specs.<api>` (the registered specs, read lazily) and print what it returns.")
+      .requiredOption("--code <file|->", "the program: a file, or - to read stdin")
+      .addOption(specOption()),
+  ).action(async (flags: RunFlags) => {
+    const code = await readCodeArg(io, flags.code);
+    await withWorkbench(io, flags, async (workbench) => {
+      await addOneOffSpecs(workbench, flags.spec);
+      printEnvelope(io, await workbench.search(code, SOURCE, limitsFromFlags(flags)), flags);
+    });
+  });
+
+  withLimitOptions(
+    program
+      .command("replay")
+      .description("Run a saved run's program again (or an edit of it) as a new run linked to it, replaying its saved results where the calls match.")
+      .argument("<run>", "the run to start from")
+      .option("--code <file|->", "an edited program to run instead of the saved one")
+      .option("--fresh", "send every call live instead of replaying saved results")
+      .option("--yes", "approve every write of the new run up front"),
+  ).action(async (runId: string, flags: DataDirFlag & LimitFlags & { code?: string; fresh?: boolean; yes?: boolean }) => {
+    const code = flags.code === undefined ? undefined : await readCodeArg(io, flags.code);
+    await withWorkbench(io, flags, async (workbench) => {
+      if (!workbench.store.getRun(runId)) throw new CliError(`no run ${runId} (list runs with: workbench runs list)`);
+      const envelope = await workbench.replay(runId, {
+        source: SOURCE,
+        ...(code !== undefined ? { code } : {}),
+        ...(flags.fresh ? { fresh: true } : {}),
+        ...(flags.yes ? { preApprovedBy: "cli --yes" } : {}),
+      });
+      printEnvelope(io, envelope, flags);
+    });
+  });
 }
 
-/** Runs one program in a pool of its own and returns its envelope. */
-export async function runToEnvelope(code: string, limits: Partial<RunLimits>, log: (message: string) => void): Promise<Envelope> {
-  const pool = new SandboxPool({ size: 1, log });
-  try {
-    const outcome = await pool.run({ code, prelude: NO_APIS_PRELUDE, limits, onCall: noApiCalls });
-    return outcomeToEnvelope(newRunId(), outcome);
-  } finally {
-    await pool.close();
-  }
+export function printEnvelope(io: CliIo, envelope: Envelope, flags: LimitFlags): void {
+  const tokens = flags.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS;
+  printJson(io, tokens > 0 ? forAgent(envelope, tokens) : envelope);
 }
 
-function limitsFromFlags(flags: RunFlags): Partial<RunLimits> {
+function positiveIntegerOrZero(value: string): number {
+  return value.trim() === "0" ? 0 : positiveInteger(1)(value);
+}
+
+function limitsFromFlags(flags: LimitFlags): Partial<RunLimits> {
   const limits: Partial<RunLimits> = {};
   if (flags.memoryMb !== undefined) limits.memoryBytes = flags.memoryMb * 1024 * 1024;
   if (flags.timeoutMs !== undefined) limits.cpuMs = flags.timeoutMs;
   if (flags.wallMs !== undefined) limits.wallMs = flags.wallMs;
+  if (flags.maxCalls !== undefined) limits.maxCalls = flags.maxCalls;
   return limits;
 }
 
-function positiveInteger(min: number): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`must be a whole number${min > 1 ? ` of at least ${min}` : " above 0"}`);
-    return n;
-  };
+/** `--spec name=<file|url>[,base=URL]`: ingest and add the API for this process only. */
+async function addOneOffSpecs(workbench: Workbench, specs: string[]): Promise<void> {
+  for (const spec of specs) {
+    const m = /^([A-Za-z_$][\w$]*)=(.+?)(?:,base=(.+))?$/.exec(spec);
+    if (!m) throw new CliError(`--spec ${spec}: expected name=<file|url> or name=<file|url>,base=<URL>`);
+    const [, name, location, base] = m as unknown as [string, string, string, string | undefined];
+    const loaded = await loadSpecSource(location);
+    if (!loaded.ok) throw new CliError(`--spec ${name}: ${loaded.error.message}`);
+    const { result } = workbench.registry.store.ingest(loaded.text);
+    if (!result.ok) throw new CliError(`--spec ${name}: not a usable spec: ${result.error.message}${result.error.pointer ? ` at ${result.error.pointer}` : ""}`);
+    let baseUrl = base;
+    if (!baseUrl) {
+      const fallback = defaultBaseUrl(result.artifact.servers, loaded.source);
+      if (!fallback.ok) throw new CliError(`--spec ${name}: ${fallback.error.message}; add ,base=<URL>`);
+      baseUrl = fallback.url;
+    }
+    const config = apiConfig.safeParse({ baseUrl });
+    if (!config.success) throw new CliError(`--spec ${name}: base URL ${baseUrl} is not a URL`);
+    workbench.apis.addOneOff({ name, artifact: result.artifact, config: config.data, baseUrl: baseUrl.replace(/\/+$/, "") });
+  }
 }

@@ -4,6 +4,8 @@
  * a data directory. The CLI, `workbench serve` and the Electron app all open
  * one of these; nothing else constructs the parts.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { ensureDataDir } from "./data-dir.ts";
 import { ApiDirectory } from "./api-directory.ts";
 import { EventBus } from "./events.ts";
@@ -88,6 +90,7 @@ export class Workbench {
     const log = options.log ?? (() => {});
     const notices: string[] = [];
     const dataDir = ensureDataDir(options.dataDir);
+    const vaultIsNew = !existsSync(join(dataDir, "vault.json"));
     const opened = Vault.open(dataDir, { env: options.env ?? process.env, ...(options.cipher ? { cipher: options.cipher } : {}), ...(options.acceptPlaintextVault ? { acceptPlaintext: true } : {}) });
     if (!opened.ok) return { ok: false, message: `the vault cannot be opened: ${opened.message}` };
     const vault = opened.vault;
@@ -97,7 +100,7 @@ export class Workbench {
     if (registry.loadProblem) notices.push(registry.loadProblem.message);
     const demoAdded = ensureDemoApi(registry);
     if (!demoAdded.ok) notices.push(demoAdded.error.message);
-    else if (demoAdded.value && !vault.list().some((item) => item.name === "demo")) {
+    else if (vaultIsNew && registry.entry(DEMO_API_NAME)?.source.kind === "demo") {
       // The demo server's token, so the demo API's writes work offline from the first start.
       vault.set("demo", "token", DEMO_TOKEN, { allowApis: [DEMO_API_NAME] });
     }

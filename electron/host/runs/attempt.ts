@@ -131,8 +131,9 @@ export class Attempt {
     const shown = recordRequest(prepared.request, redactor);
     const described = { ...base, operation, operationId: prepared.operation.id, request: shown };
 
-    if (approved && (shown.method !== approvedRequest.method || shown.url !== approvedRequest.url)) {
-      return this.halt({ kind: "mismatch", message: `call ${index} would now send ${shown.method} ${shown.url}, but a person approved ${approvedRequest.method} ${approvedRequest.url} (the API's settings changed?); nothing was sent` });
+    // The origin may differ (the demo server gets a new port per process); what was approved is the method, path and query.
+    if (approved && (shown.method !== approvedRequest.method || pathAndQuery(shown.url) !== pathAndQuery(approvedRequest.url))) {
+      return this.halt({ kind: "mismatch", message: `call ${index} would now send ${shown.method} ${pathAndQuery(shown.url)}, but a person approved ${approvedRequest.method} ${pathAndQuery(approvedRequest.url)}; nothing was sent` });
     }
 
     if (prepared.verdict.kind === "decide" && !approved && this.#o.preApprovedBy === undefined) {
@@ -193,6 +194,15 @@ export class Attempt {
       this.#inFlight--;
       this.#maybeRelease();
     }
+  }
+}
+
+function pathAndQuery(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return url;
   }
 }
 

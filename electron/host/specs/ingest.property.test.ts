@@ -64,8 +64,10 @@ function pickLocation(doc: JsonValue, seed: number): string[] {
   };
   const path: string[] = [];
   let node = doc;
-  while (node && typeof node === "object" && random() < 0.85) {
-    const keys = Object.keys(node);
+  while (node && typeof node === "object" && (path.length < 2 || random() < 0.85)) {
+    let keys = Object.keys(node);
+    // Near the root, prefer containers: replacing `openapi` itself is a refusal, covered by its own test.
+    if (path.length < 2) keys = keys.filter((k) => (node as Record<string, JsonValue>)[k] !== null && typeof (node as Record<string, JsonValue>)[k] === "object");
     if (keys.length === 0) break;
     const key = keys[Math.floor(random() * keys.length)]!;
     path.push(key);
@@ -154,16 +156,12 @@ function schemaRefs(schema: JsonValue, out: string[]): void {
   }
 }
 
-const outcomes = { refused: 0, repaired: 0, clean: 0 };
-
 function checkResult(result: IngestResult): void {
-  if (!result.ok) outcomes.refused += 1;
-  else if (result.artifact.warnings.length > 0) outcomes.repaired += 1;
-  else outcomes.clean += 1;
   if (!result.ok) {
     expect(typeof result.error.code).toBe("string");
     expect(result.error.message.length).toBeGreaterThan(0);
-    expect(result.error.code).not.toBe("internal-error");
+    // Our own bugs, not the spec's: the upgrader is shielded by swagger2.ts, and nothing else may throw.
+    expect(["internal-error", "upgrade-failed"]).not.toContain(result.error.code);
     return;
   }
   const artifact: Artifact = result.artifact;
@@ -192,6 +190,11 @@ function checkResult(result: IngestResult): void {
 
 describe("ingest is total", () => {
   it("over structural mutations of real specs", () => {
+    const outcomes = { refused: 0, repaired: 0 };
+    const baseWarnings = new Map(bases.map((b) => {
+      const result = ingest(JSON.stringify(b.doc));
+      return [b.name, result.ok ? JSON.stringify(result.artifact.warnings) : ""];
+    }));
     fc.assert(
       fc.property(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 7 }).map((n) => n === 0), (baseIndex, mutations, asYaml) => {
         const base = bases[baseIndex % bases.length]!;
@@ -199,13 +202,15 @@ describe("ingest is total", () => {
         for (const m of mutations) doc = applyMutation(doc, m);
         // YAML reads ten times slower than JSON: only the small specs go through it.
         const text = asYaml && base.name !== "github-sample" ? toYaml(doc, { aliasDuplicateObjects: false }) : JSON.stringify(doc);
-        checkResult(ingest(text));
+        const result = ingest(text);
+        checkResult(result);
+        if (!result.ok) outcomes.refused += 1;
+        else if (JSON.stringify(result.artifact.warnings) !== baseWarnings.get(base.name)) outcomes.repaired += 1;
       }),
       { numRuns: 1_500 },
     );
-    // The mutations must actually bite: most variants need repairs, some are refused outright.
-    expect(outcomes.repaired).toBeGreaterThan(750);
-    expect(outcomes.refused).toBeGreaterThan(10);
+    // The mutations must bite: many variants need repairs the base did not (the others only touch data such as descriptions).
+    expect(outcomes.repaired + outcomes.refused).toBeGreaterThan(600);
   }, 120_000);
 
   it("over the documents' top-level fields set to every wrong type", () => {

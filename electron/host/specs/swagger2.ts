@@ -65,16 +65,17 @@ export function prepareSwagger2(doc: JsonObject, report: RepairReport): Swagger2
   const facts: Swagger2Facts = { servers, bodyParameters: 0, formParameters: 0, requiredForms: [] };
   if (!isObject(doc.paths)) return facts;
   for (const [path, item] of Object.entries(doc.paths)) {
-    if (!isObject(item)) continue;
     const itemPointer = childPointer("/paths", path);
+    if (Array.isArray(item)) {
+      // The upgrader would read each element as an operation; the normalize stage never sees it.
+      report.dropped(itemPointer, "path item", "it must be an object of operations, not an array");
+      delete doc.paths[path];
+      continue;
+    }
+    if (!isObject(item)) continue;
     const shared = parameterList(doc, item.parameters, childPointer(itemPointer, "parameters"), report);
     delete item.parameters;
-    for (const [key, value] of Object.entries(item)) {
-      if (value !== null) continue;
-      // The upgrader reads properties of every path item entry, and null has none.
-      delete item[key];
-      if ((HTTP_METHODS as readonly string[]).includes(key.toLowerCase())) report.dropped(childPointer(itemPointer, key), "operation", "it must be an object, not null");
-    }
+    keepOnlyOperations(item, itemPointer, report);
     for (const method of HTTP_METHODS) {
       if (!Object.hasOwn(item, method)) continue;
       const op = item[method];
@@ -181,8 +182,40 @@ function mergeByNameAndLocation(shared: JsonObject[], own: JsonObject[]): JsonOb
   return [...shared.filter((p) => !ownKeys.has(key(p))).map((p) => structuredClone(p)), ...own];
 }
 
+/**
+ * The upgrader treats every key of a path item but `parameters` as an
+ * operation, so an extension object or a null there makes it throw. Keep the
+ * methods and the fields the normalize stage reads; extensions are not used.
+ */
+function keepOnlyOperations(item: JsonObject, pointer: string, report: RepairReport): void {
+  for (const [key, value] of Object.entries(item)) {
+    const at = childPointer(pointer, key);
+    if ((HTTP_METHODS as readonly string[]).includes(key.toLowerCase())) {
+      if (value === null) {
+        report.dropped(at, "operation", "it must be an object, not null");
+        delete item[key];
+      }
+    } else if (key === "servers" && !Array.isArray(value)) {
+      report.dropped(at, "servers", `they must be a list of servers, not ${describeValue(value)}`);
+      delete item[key];
+    } else if (key === "$ref" || key === "summary" || key === "description") {
+      if (typeof value !== "string") {
+        report.dropped(at, key, `it must be a string, not ${describeValue(value)}`);
+        delete item[key];
+      }
+    } else if (key !== "servers") {
+      delete item[key];
+    }
+  }
+}
+
 function dropNonObjectResponses(op: JsonObject, pointer: string, report: RepairReport): void {
-  if (!isObject(op.responses)) return; // the normalize stage reports a wrong-shaped responses
+  if (op.responses !== undefined && !isObject(op.responses)) {
+    report.dropped(childPointer(pointer, "responses"), "responses", `they must map status codes to responses, not ${describeValue(op.responses)}`);
+    delete op.responses;
+    return;
+  }
+  if (!isObject(op.responses)) return;
   for (const [status, response] of Object.entries(op.responses)) {
     if (isObject(response)) continue;
     report.dropped(childPointer(pointer, "responses", status), "response", `it must be an object, not ${describeValue(response)}`);

@@ -89,6 +89,22 @@ describe("upgradeDocument", () => {
     ]);
   });
 
+  it("keeps extension objects, null refs, array path items and array responses away from the upgrader", () => {
+    const report = new RepairReport();
+    const result = upgradeDocument(
+      {
+        swagger: "2.0",
+        paths: {
+          "/a": { $ref: null, "x-internal": { responses: { "200": null } }, get: { responses: [null] } },
+          "/b": [null, { parameters: null }],
+        },
+      },
+      report,
+    );
+    expect(result).toMatchObject({ ok: true, document: { paths: { "/a": { get: {} } } } });
+    expect(report.warnings.filter((w) => w.code === "dropped-field").map((w) => w.pointer)).toEqual(["/paths/~1a/$ref", "/paths/~1a/get/responses", "/paths/~1b"]);
+  });
+
   it("maps upgraded pointers back to the Swagger 2.0 source", () => {
     expect(swagger2Pointer("/components/schemas/Pet/properties/id")).toBe("/definitions/Pet/properties/id");
     expect(swagger2Pointer("/components/securitySchemes/key")).toBe("/securityDefinitions/key");

@@ -138,6 +138,7 @@ export function App({ info }: { info: AppInfo }) {
       const program = programs.programs.find((p) => p.id === programId);
       if (!program) return;
       const m = meta[programId] ?? {};
+      if (m.running) return;
       setMeta((all) => ({ ...all, [programId]: { ...all[programId], running: true } }));
       setConsole({ running: true, programId, startedAt: Date.now() });
       awaitingUiRun.current = true;
@@ -180,8 +181,9 @@ export function App({ info }: { info: AppInfo }) {
       insertIntoProgram(snippet) {
         const target = activeTab?.kind === "program" ? activeTab.programId : lastProgram.current;
         const program = target ? programs.programs.find((p) => p.id === target) : undefined;
+        const text = (code: string) => (typeof snippet === "string" ? snippet : snippet(code));
         if (!program) {
-          newProgram({ code: `${snippet}\n` });
+          newProgram({ code: `${text("")}\n` });
           return;
         }
         setActive(tabKey.program(program.id));
@@ -190,7 +192,7 @@ export function App({ info }: { info: AppInfo }) {
           editor.insert(snippet);
           setTimeout(() => editor.focus(), 0);
         } else {
-          programs.update(program.id, { code: `${program.code.replace(/\n*$/, "\n")}${snippet}\n` });
+          programs.update(program.id, { code: `${program.code.replace(/\n*$/, "\n")}${text(program.code)}\n` });
         }
       },
       openRun: (runId) => openTab({ kind: "run", key: tabKey.run(runId), runId }),
@@ -227,6 +229,12 @@ export function App({ info }: { info: AppInfo }) {
         }
         return;
       }
+      if ((e.ctrlKey || e.metaKey) && e.key === "Enter" && activeTab?.kind === "program" && !target.closest(".monaco-editor")) {
+        // Monaco runs its own Ctrl+Enter; this covers focus on the program's toolbar.
+        e.preventDefault();
+        void runProgram(activeTab.programId);
+        return;
+      }
       if (typing || e.ctrlKey || e.metaKey) return;
       if (e.key === "/") {
         e.preventDefault();
@@ -238,7 +246,7 @@ export function App({ info }: { info: AppInfo }) {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [actions, newProgram, active, closeTab]);
+  }, [actions, newProgram, active, closeTab, activeTab, runProgram]);
 
   const pendingCount = decisions.data?.length ?? 0;
   useEffect(() => {

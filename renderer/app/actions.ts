@@ -8,7 +8,7 @@ export interface WorkbenchActions {
   /** Opens a new program tab; returns its id. */
   newProgram(options?: { code?: string; name?: string; parentRunId?: string; policy?: "read_only" | "all" }): string;
   /** Inserts code at the cursor of the active (or last used) program, creating one when there is none. */
-  insertIntoProgram(snippet: string): void;
+  insertIntoProgram(snippet: string | ((code: string) => string)): void;
   openRun(runId: string): void;
   /** Shows a run in the console at the bottom. */
   showInConsole(runId: string): void;
@@ -28,7 +28,7 @@ export function useActions(): WorkbenchActions {
 
 /** Live editors by program id, so "Use in program" can insert at the cursor. */
 export interface EditorHandle {
-  insert(text: string): void;
+  insert(text: string | ((code: string) => string)): void;
   focus(): void;
 }
 export const editorRegistry = new Map<string, EditorHandle>();

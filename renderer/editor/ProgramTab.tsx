@@ -28,6 +28,8 @@ export default function ProgramTab({
 }) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  /** The text this editor last reported; state lagging behind fast typing must not be written back. */
+  const emitted = useRef(program.code);
   const callbacks = useRef({ onChange, onRun, running: meta.running });
   callbacks.current = { onChange, onRun, running: meta.running };
   const declarationsError = useDeclarations();
@@ -63,28 +65,45 @@ export default function ProgramTab({
         if (!callbacks.current.running) callbacks.current.onRun();
       },
     });
-    const sub = model.onDidChangeContent(() => callbacks.current.onChange({ code: model.getValue() }));
+    const sub = model.onDidChangeContent(() => {
+      emitted.current = model.getValue();
+      callbacks.current.onChange({ code: emitted.current });
+    });
     const markers = monaco.editor.onDidChangeMarkers((uris) => {
       if (uris.some((u) => u.toString() === uri.toString())) {
         setProblems(monaco.editor.getModelMarkers({ resource: uri }).filter((m) => m.severity >= monaco.MarkerSeverity.Warning).length);
       }
     });
+    // Until the person puts the cursor somewhere, inserted calls go before the final `return` (or at the end).
+    let placed = false;
+    const cursor = ed.onDidChangeCursorPosition((e) => {
+      if (e.source === "mouse" || e.source === "keyboard") placed = true;
+    });
     editorRegistry.set(program.id, {
-      insert(text) {
-        const selection = ed.getSelection() ?? new monaco.Selection(1, 1, 1, 1);
-        const line = model.getLineContent(selection.startLineNumber);
-        // Insert on its own line: after the current line when the cursor sits inside code.
-        const atLineStart = selection.isEmpty() && selection.startColumn === 1 && !line.trim();
-        const range = atLineStart ? selection : new monaco.Range(selection.endLineNumber, model.getLineMaxColumn(selection.endLineNumber), selection.endLineNumber, model.getLineMaxColumn(selection.endLineNumber));
-        const textToInsert = atLineStart ? `${text}\n` : `\n${text}`;
+      insert(snippet) {
+        const text = typeof snippet === "string" ? snippet : snippet(model.getValue());
+        let line: number;
+        if (placed) line = (ed.getSelection() ?? new monaco.Selection(1, 1, 1, 1)).endLineNumber;
+        else {
+          const lines = model.getLinesContent();
+          const ret = lines.findIndex((l) => /^return\b/.test(l));
+          line = ret >= 0 ? ret : lines.length;
+          while (line > 0 && !lines[line - 1]!.trim()) line--;
+        }
+        const column = line === 0 ? 1 : model.getLineMaxColumn(line);
+        const range = new monaco.Range(Math.max(line, 1), column, Math.max(line, 1), column);
+        const textToInsert = line === 0 ? `${text}\n` : `\n${text}`;
         ed.executeEdits("use-in-program", [{ range, text: textToInsert, forceMoveMarkers: true }]);
         ed.pushUndoStop();
-        ed.revealLineInCenter(ed.getPosition()?.lineNumber ?? 1);
+        const end = ed.getPosition();
+        if (end) ed.revealLineInCenterIfOutsideViewport(end.lineNumber);
+        placed = true;
       },
       focus: () => ed.focus(),
     });
     return () => {
       editorRegistry.delete(program.id);
+      cursor.dispose();
       sub.dispose();
       markers.dispose();
       ed.dispose();
@@ -93,14 +112,19 @@ export default function ProgramTab({
     };
   }, [program.id]);
 
-  // Outside edits (restore, "Use in program" without an editor) reach the model.
+  // Outside edits (an undo of a closed tab, an insert while no editor was mounted) reach the model.
   useEffect(() => {
     const model = editor.current?.getModel();
-    if (model && model.getValue() !== program.code) model.setValue(program.code);
+    if (!model || program.code === emitted.current || program.code === model.getValue()) return;
+    emitted.current = program.code;
+    model.pushEditOperations([], [{ range: model.getFullModelRange(), text: program.code }], () => null);
   }, [program.code]);
 
+  // Switching to the tab puts the cursor in the editor; the first load leaves focus where the page starts.
+  const shownBefore = useRef(false);
   useEffect(() => {
-    if (visible) requestAnimationFrame(() => editor.current?.focus());
+    if (visible && shownBefore.current) requestAnimationFrame(() => editor.current?.focus());
+    if (visible) shownBefore.current = true;
   }, [visible]);
 
   return (

@@ -11,7 +11,8 @@ type LoadSchema = (name: string) => Promise<JsonSchema | null>;
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-export async function buildCallSnippet(apiName: string, op: Operation, load: LoadSchema): Promise<string> {
+/** Returns the snippet for a given program text (so the result variable gets a name the program does not use yet). */
+export async function buildCallSnippet(apiName: string, op: Operation, load: LoadSchema): Promise<(code: string) => string> {
   const args: string[] = [];
   for (const p of op.parameters.filter((p) => p.required)) {
     args.push(`${key(p.name)}: ${literal(p.example ?? (await placeholder(p.schema, load, 0)))}`);
@@ -26,8 +27,15 @@ export async function buildCallSnippet(apiName: string, op: Operation, load: Loa
   const call = `await apis.${apiName}.${op.id}(${args.length ? `{ ${args.join(", ")} }` : ""})`;
   const lines = [`// ${op.method.toUpperCase()} ${op.path}${op.summary ? `: ${op.summary}` : ""}`];
   if (optional.length) lines.push(`// optional: ${optional.slice(0, 12).join(", ")}${optional.length > 12 ? ", …" : ""}`);
-  lines.push(`const ${op.id}Res = ${call};`);
-  return lines.join("\n");
+  return (code) => [...lines, `const ${freshName(`${op.id}Res`, code)} = ${call};`].join("\n");
+}
+
+export function freshName(base: string, code: string): string {
+  const used = (name: string) => new RegExp(`\\b(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\b`).test(code);
+  if (!used(base)) return base;
+  let n = 2;
+  while (used(`${base}${n}`)) n++;
+  return `${base}${n}`;
 }
 
 function key(name: string): string {

@@ -78,6 +78,13 @@ export function buildRows(input: BuildInput): SidebarRow[] {
       rows.push({ kind: "note", key: `note:${api.name}`, api: api.name, text: "This API has no operations." });
       continue;
     }
+    if (words.length) {
+      // Searching: a flat list, best matches first, reads better than groups.
+      const query = words.join(" ");
+      const ranked = [...matched].sort((a, b) => relevance(b, query) - relevance(a, query) || (a.summary ?? a.id).length - (b.summary ?? b.id).length);
+      for (const op of ranked) rows.push({ kind: "op", key: `op:${api.name}:${op.id}`, api: api.name, op });
+      continue;
+    }
     const groups = new Map<string, OperationRow[]>();
     for (const op of matched) {
       for (const g of groupOf(op, mode)) {
@@ -106,4 +113,18 @@ function tagOrder(api: ApiSummary, groups: Map<string, OperationRow[]>): string[
   const seen = new Set(declared);
   const rest = [...groups.keys()].filter((g) => !seen.has(g) && g !== "(untagged)").sort();
   return [...declared, ...rest, ...(groups.has("(untagged)") ? ["(untagged)"] : [])];
+}
+
+/** How well an operation answers a typed query: whole phrases in the summary beat scattered words. */
+export function relevance(op: OperationRow, query: string): number {
+  const summary = (op.summary ?? "").toLowerCase();
+  const id = op.id.toLowerCase();
+  const path = op.path.toLowerCase();
+  const squashed = query.replace(/\s+/g, "");
+  if (summary === query || id === squashed) return 100;
+  if (summary.startsWith(query)) return 80;
+  if (summary.includes(query)) return 60;
+  if (id.includes(squashed)) return 50;
+  if (path.includes(query)) return 40;
+  return 10;
 }

@@ -147,9 +147,16 @@ export class Workbench {
     return { ok: true, workbench, notices };
   }
 
+  /** Picks up what another process changed (APIs, vault) and resolves every API's target. */
+  async ready(): Promise<void> {
+    this.registry.syncFromDisk();
+    this.vault.reload();
+    await this.apis.refresh();
+  }
+
   /** Runs a program with the execute tool's powers under `policy`. */
   async execute(request: ExecuteRequest): Promise<Envelope> {
-    await this.apis.refresh();
+    await this.ready();
     return this.engine.execute(request);
   }
 
@@ -168,7 +175,7 @@ export class Workbench {
   }
 
   async search(code: string, source: RunSource, limits?: Partial<RunLimits>): Promise<Envelope> {
-    await this.apis.refresh();
+    await this.ready();
     return runSearch(
       {
         store: this.store,
@@ -183,7 +190,7 @@ export class Workbench {
 
   /** Approve, deny or always-allow the call a run waits on; resolves with the run's next envelope. */
   async decide(runId: string, decision: "approve" | "deny" | "always", by: string, message?: string): Promise<{ ok: true; envelope: Envelope } | { ok: false; message: string }> {
-    await this.apis.refresh();
+    await this.ready();
     const result = this.engine.decide(runId, { decision, by, ...(message ? { message } : {}) });
     if (!result.ok) return result;
     return { ok: true, envelope: await result.continuation };

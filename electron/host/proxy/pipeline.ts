@@ -83,6 +83,24 @@ export async function prepareCall(deps: ProxyDeps, guest: GuestCall, opts: Prepa
     pathParams = call.pathParams;
   }
 
+  try {
+    return await decide(deps, guest, opts, target, operation, call, pathParams);
+  } catch (err) {
+    if (err instanceof CallFailure) err.operation ??= operation;
+    throw err;
+  }
+}
+
+async function decide(
+  deps: ProxyDeps,
+  guest: GuestCall,
+  opts: PrepareOptions,
+  target: ApiTarget,
+  operation: Operation,
+  call: CallRequest,
+  pathParams: Record<string, JsonValue>,
+): Promise<PreparedCall> {
+  const { artifact } = target;
   // 2. Validate against the spec, as the API's settings say.
   const warnings: string[] = [];
   if (target.config.validate !== "off") {

@@ -67,6 +67,8 @@ export interface CallResponse {
 
 export class CallFailure extends Error {
   readonly callError: CallError;
+  /** The operation, when the call got far enough to match one (for the call log). */
+  operation?: Operation;
   constructor(name: CallErrorName, message: string, details?: JsonValue) {
     super(message);
     this.name = name;

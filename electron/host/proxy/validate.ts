@@ -105,8 +105,18 @@ function validateBody(artifact: Artifact, operation: Operation, call: CallReques
   if (!schema || (typeof call.body === "string" && !isJsonLike(mediaType))) return [];
   const fn = compiled(artifact, `${operation.id}:body:${mediaType}`, schema, !isJsonLike(mediaType));
   if (fn instanceof Error) return [];
-  const value = isJsonLike(mediaType) ? call.body : structuredClone(call.body);
+  const value = isJsonLike(mediaType) ? call.body : filePartsAsStrings(structuredClone(call.body));
   return fn(value) ? [] : describeErrors(fn.errors ?? [], "body");
+}
+
+/**
+ * A file part (`{filename, contentType, base64 | text}`) stands where the spec
+ * says `type: string, format: binary`; validate it as the string it becomes.
+ */
+function filePartsAsStrings(body: JsonValue): JsonValue {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return body;
+  const isFile = (v: JsonValue) => !!v && typeof v === "object" && !Array.isArray(v) && (typeof v.base64 === "string" || (typeof v.text === "string" && typeof v.filename === "string"));
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, isFile(v) ? "<file>" : Array.isArray(v) ? v.map((x) => (isFile(x) ? "<file>" : x)) : v]));
 }
 
 /** The request body media type to use: the one asked for, else JSON, else the first the spec lists. */

@@ -122,7 +122,14 @@ export class Attempt {
     } catch (err) {
       const failure = asCallFailure(err, this.#o.log);
       if (this.#stop) return this.#stopAnswer;
-      store.recordCall({ ...base, operation: describeGuestCall(guest), status: "rejected", error: { name: failure.callError.name, message: failure.message } });
+      const op = failure.operation;
+      store.recordCall({
+        ...base,
+        operation: op ? `${op.method.toUpperCase()} ${op.path}` : describeGuestCall(guest),
+        ...(op ? { operationId: op.id } : {}),
+        status: "rejected",
+        error: { name: failure.callError.name, message: failure.message },
+      });
       return { ok: false, error: { name: failure.callError.name, message: failure.message } };
     }
     if (this.#stop) return this.#stopAnswer;

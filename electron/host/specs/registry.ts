@@ -67,6 +67,8 @@ export class ApiRegistry {
   private readonly artifacts = new Map<string, Artifact>();
   private readonly listeners = new Set<(change: RegistryChange) => void>();
   private readonly clock: () => Date;
+  /** registry.json as this registry last read or wrote it, to notice another process's changes. */
+  private lastSeen = "";
 
   private constructor(dataDir: string, opts: RegistryOptions) {
     this.dataDir = dataDir;
@@ -155,6 +157,27 @@ export class ApiRegistry {
     return { ok: true, value: removed! };
   }
 
+  /**
+   * Picks up changes another process made (the CLI's `api add` while the app
+   * runs): re-reads registry.json when its contents differ from what this
+   * registry last saw, and tells listeners. Cheap enough to call before every run.
+   */
+  syncFromDisk(): boolean {
+    let text: string;
+    try {
+      text = readFileSync(this.file, "utf8");
+    } catch {
+      text = "";
+    }
+    if (text === this.lastSeen) return false;
+    const before = JSON.stringify(this.apis);
+    this.reload();
+    this.lastSeen = text;
+    if (JSON.stringify(this.apis) === before) return false;
+    this.emit({ kind: "updated", name: "*" });
+    return true;
+  }
+
   /** Calls `listener` after every change; returns the function that stops it. */
   onChange(listener: (change: RegistryChange) => void): () => void {
     this.listeners.add(listener);
@@ -172,7 +195,9 @@ export class ApiRegistry {
   }
 
   private save(): void {
-    writeFileAtomic(this.file, `${JSON.stringify({ format: REGISTRY_FORMAT, apis: this.apis }, null, 2)}\n`);
+    const text = `${JSON.stringify({ format: REGISTRY_FORMAT, apis: this.apis }, null, 2)}\n`;
+    writeFileAtomic(this.file, text);
+    this.lastSeen = text;
   }
 
   /** Reads the file again before each change, so a CLI command and the app do not overwrite each other's APIs. */

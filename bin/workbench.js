@@ -14,6 +14,12 @@ process.on("warning", (warning) => {
   process.stderr.write(`${warning.name}: ${warning.message}\n`);
 });
 
+// `workbench runs list | head`: a closed pipe ends the output, not the process with a stack trace.
+process.stdout.on("error", (err) => {
+  if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 const { main } = await import("../electron/cli.ts");
 const { processIo } = await import("../electron/cli/io.ts");
 const io = processIo();

@@ -6,7 +6,6 @@
  * the rest (vault substitution, credentials, send, one 401 retry, response,
  * redaction). Errors are CallFailure values the program may catch.
  */
-import { createHash } from "node:crypto";
 import type { HttpMethod, Operation } from "../../../shared/artifact.ts";
 import type { JsonValue } from "../../../shared/json.ts";
 import type { RecordedRequest, RecordedResponse, RunPolicy } from "../../../shared/runs.ts";
@@ -16,8 +15,8 @@ import { parseBindingForm, parseRequestForm } from "./call-args.ts";
 import { credentialHeaderNames, schemeFor, type CredentialResolver, type Destination, type ResolveRequest } from "./credentials.ts";
 import { matchPath, operationById } from "./match.ts";
 import { checkPolicy, type PolicyVerdict } from "./policy.ts";
-import { toCallResponse } from "./response.ts";
-import { sendRequest, type RawResponse } from "./send.ts";
+import { readResponse } from "./response.ts";
+import { sendRequest } from "./send.ts";
 import { CallFailure, type ApiTarget, type CallRequest, type CallResponse, type OutgoingRequest } from "./types.ts";
 import { findReferences, substituteReferences, type VaultReader } from "../vault/references.ts";
 import type { Redactor } from "../vault/redact.ts";
@@ -45,7 +44,6 @@ export interface PreparedCall {
   pathParams: Record<string, JsonValue>;
   /** The arguments as the program gave them (references unexpanded). */
   arguments: JsonValue;
-  argumentsHash: string;
   /** The request exactly as it would be sent, before credentials, references unexpanded. */
   request: OutgoingRequest;
   references: string[];
@@ -133,7 +131,7 @@ async function decide(
   // 5. The exact request (what a person approves), references unexpanded.
   const scheme = schemeFor(target, operation);
   const request = await buildRequest({ target, operation, call, pathParams, credentialHeaders: credentialHeaderNames(scheme), ...(opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}) });
-  return { target, operation, call, pathParams, arguments: guest.args, argumentsHash: hashArguments(guest.api, operation.id, call, pathParams), request, references, verdict, warnings };
+  return { target, operation, call, pathParams, arguments: guest.args, request, references, verdict, warnings };
 }
 
 export interface SentCall {
@@ -199,11 +197,11 @@ export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, reda
   }
 
   // 8. What the program receives, and what the log keeps: both redacted.
-  const response = redactor.redactJson(toCallResponse(raw, target.config.responseHeaders) as unknown as JsonValue) as unknown as CallResponse;
+  const read = readResponse(raw, target.config.responseHeaders, (text) => redactor.redact(text), (value) => redactor.redactJson(value));
   return {
-    response,
+    response: read.response,
     recordedRequest: recordRequest(signed, redactor),
-    recordedResponse: recordResponse(raw, redactor),
+    recordedResponse: read.recorded,
     durationMs: Math.round(performance.now() - started),
     retriedAfter401: retried,
   };
@@ -227,21 +225,6 @@ function destinationOf(target: ApiTarget, operation: Operation, request: Outgoin
   return { api: target.name, method: request.method, baseUrl: target.baseUrl, host: request.url.host, path: operation.path, url: request.url };
 }
 
-/** sha256 over the canonical form of what the call asks for: replay compares it. */
-export function hashArguments(api: string, operationId: string, call: CallRequest, pathParams: Record<string, JsonValue>): string {
-  const canonical = canonicalJson({
-    api,
-    operation: operationId,
-    path: Object.fromEntries(Object.entries(pathParams).map(([k, v]) => [k, typeof v === "object" ? v : String(v)])),
-    query: call.query,
-    headers: Object.fromEntries(Object.entries(call.headers).map(([k, v]) => [k.toLowerCase(), v])),
-    cookies: call.cookies,
-    body: call.body ?? null,
-    contentType: call.contentType ?? null,
-  });
-  return createHash("sha256").update(canonical).digest("hex");
-}
-
 /** JSON with object keys sorted, so equal values always hash equal. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
@@ -255,16 +238,4 @@ export function recordRequest(request: OutgoingRequest, redactor: Redactor): Rec
   const recorded: RecordedRequest = { method: request.method, url: redactor.redact(request.url.href), headers };
   if (request.bodyPreview !== undefined) recorded.body = redactor.redact(request.bodyPreview);
   return recorded;
-}
-
-function recordResponse(raw: RawResponse, redactor: Redactor): RecordedResponse {
-  const headers: Record<string, string> = {};
-  raw.headers.forEach((value, name) => {
-    headers[name] = redactor.redact(value);
-  });
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(raw.body);
-  const binary = text.includes("\uFFFD") && !/json|text|xml/.test(raw.headers.get("content-type") ?? "");
-  return binary
-    ? { status: raw.status, headers, body: Buffer.from(raw.body).toString("base64"), bodyEncoding: "base64" }
-    : { status: raw.status, headers, body: redactor.redact(text), bodyEncoding: "utf8" };
 }

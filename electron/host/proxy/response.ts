@@ -1,11 +1,13 @@
 /**
- * Step 8: what the program receives. The body is parsed by content type (JSON,
- * text; binary as base64 under a size cap, else a summary), and only
- * allowlisted response headers cross into the sandbox: cookies and whatever
- * else an upstream sends stay on the host.
+ * Step 8: what the program receives, and what the call log keeps. The body is
+ * decoded once, redacted once as text, then parsed by content type (JSON,
+ * text; binary as base64 under a size cap, else a summary), so the program and
+ * the log see the same redacted answer. Only allowlisted response headers cross
+ * into the sandbox: cookies and whatever else an upstream sends stay on the host.
  */
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../../../shared/json.ts";
+import type { RecordedResponse } from "../../../shared/runs.ts";
 import type { RawResponse } from "./send.ts";
 import type { CallResponse } from "./types.ts";
 
@@ -15,31 +17,51 @@ export const DEFAULT_RESPONSE_HEADERS = ["content-type", "content-length", "loca
 /** Binary bodies up to this size reach the program as base64; larger ones as a summary. */
 export const MAX_BINARY_INLINE = 256 * 1024;
 
-export function toCallResponse(raw: RawResponse, allowHeaders: string[]): CallResponse {
-  const allow = new Set([...DEFAULT_RESPONSE_HEADERS, ...allowHeaders.map((h) => h.toLowerCase())]);
-  const headers: Record<string, string> = {};
-  raw.headers.forEach((value, name) => {
-    if (allow.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
-  });
-  return { status: raw.status, headers, body: parseBody(raw.body, raw.headers.get("content-type") ?? "") };
+export interface ReadResponse {
+  response: CallResponse;
+  recorded: RecordedResponse;
 }
 
-export function parseBody(bytes: Uint8Array, contentType: string): JsonValue {
-  if (bytes.byteLength === 0) return null;
+export function readResponse(raw: RawResponse, allowHeaders: string[], redact: (text: string) => string, redactJson: (value: JsonValue) => JsonValue): ReadResponse {
+  const allow = new Set([...DEFAULT_RESPONSE_HEADERS, ...allowHeaders.map((h) => h.toLowerCase())]);
+  const headers: Record<string, string> = {};
+  const recordedHeaders: Record<string, string> = {};
+  raw.headers.forEach((value, name) => {
+    const clean = redact(value);
+    recordedHeaders[name] = clean;
+    if (allow.has(name.toLowerCase())) headers[name.toLowerCase()] = clean;
+  });
+  const contentType = raw.headers.get("content-type") ?? "";
   const type = contentType.split(";")[0]!.trim().toLowerCase();
-  if (/^application\/([\w.-]+\+)?json$/.test(type) || (!type && looksLikeJson(bytes))) {
-    const text = new TextDecoder().decode(bytes);
-    try {
-      return JSON.parse(text) as JsonValue;
-    } catch {
-      return text; // an upstream that lies about JSON: give the program the text
-    }
+  const bytes = raw.body;
+  if (bytes.byteLength === 0) {
+    return { response: { status: raw.status, headers, body: null }, recorded: { status: raw.status, headers: recordedHeaders, body: "", bodyEncoding: "utf8" } };
   }
-  if (isTextual(type) || (!type && isUtf8(bytes))) return new TextDecoder().decode(bytes);
+  const json = /^application\/([\w.-]+\+)?json$/.test(type) || (!type && looksLikeJson(bytes));
+  if (json || isTextual(type) || (!type && isUtf8(bytes))) {
+    const text = redact(new TextDecoder().decode(bytes));
+    let body: JsonValue = text;
+    if (json) {
+      try {
+        body = JSON.parse(text) as JsonValue;
+      } catch {
+        // Redaction inside an escape sequence could break the JSON: parse the original and redact the values instead.
+        try {
+          body = redactJson(JSON.parse(new TextDecoder().decode(bytes)) as JsonValue);
+        } catch {
+          body = text; // an upstream that lies about JSON: give the program the text
+        }
+      }
+    }
+    return { response: { status: raw.status, headers, body }, recorded: { status: raw.status, headers: recordedHeaders, body: text, bodyEncoding: "utf8" } };
+  }
   const summary: Record<string, JsonValue> = { contentType: type || "application/octet-stream", size: bytes.byteLength };
   if (bytes.byteLength <= MAX_BINARY_INLINE) summary.base64 = Buffer.from(bytes).toString("base64");
   else summary.sha256 = createHash("sha256").update(bytes).digest("hex");
-  return { binary: summary };
+  return {
+    response: { status: raw.status, headers, body: { binary: summary } },
+    recorded: { status: raw.status, headers: recordedHeaders, body: Buffer.from(bytes).toString("base64"), bodyEncoding: "base64" },
+  };
 }
 
 function isTextual(type: string): boolean {

@@ -27,7 +27,8 @@ export function useDeclarations(): string | undefined {
   };
   useEffect(() => load(false), []);
   useEvents((event) => {
-    if (event.type === "apis.changed") load(true);
+    // The .d.ts names vault items too, so both kinds of change refresh it.
+    if (event.type === "apis.changed" || event.type === "vault.changed") load(true);
   });
   return error;
 }

@@ -3,7 +3,7 @@
  * to. Values stay masked; revealing one is an explicit act and hides again by
  * itself. Programs only ever see references.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import type { VaultItemView } from "../../shared/contract.ts";
 import { errorMessage } from "../bridge/index.ts";
 import { useToast } from "../app/toasts.tsx";
@@ -72,6 +72,7 @@ function SecretForm({ apiNames, onDone, item: fixedItem }: { apiNames: string[];
   const [allow, setAllow] = useState<Set<string>>(new Set(fixedItem?.allowApis ?? []));
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const formId = useId();
   const itemProblem = item && !NAME.test(item) ? "Letters, digits, dot, dash and underscore only." : undefined;
   const fieldProblem = field && !NAME.test(field) ? "Letters, digits, dot, dash and underscore only." : undefined;
 
@@ -112,15 +113,17 @@ function SecretForm({ apiNames, onDone, item: fixedItem }: { apiNames: string[];
           <input className="input" value={field} onChange={(e) => setField(e.target.value)} placeholder="token" required autoFocus={!!fixedItem} />
           {fieldProblem && <span className="field-error">{fieldProblem}</span>}
         </label>
-        <label className="field vault-value">
-          <span className="field-label">Value</span>
+        <div className="field vault-value">
+          <label className="field-label" htmlFor={`${formId}-value`}>
+            Value
+          </label>
           <span className="vault-value-input">
-            <input className="input" type={show ? "text" : "password"} value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" spellCheck={false} required />
-            <button type="button" className="btn btn-small btn-ghost" onClick={() => setShow(!show)} aria-pressed={show}>
+            <input id={`${formId}-value`} className="input" type={show ? "text" : "password"} value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" spellCheck={false} required />
+            <button type="button" className="btn btn-small btn-ghost" onClick={() => setShow(!show)} aria-pressed={show} aria-label="Show the value">
               {show ? "Hide" : "Show"}
             </button>
           </span>
-        </label>
+        </div>
       </div>
       {!fixedItem && (
         <fieldset className="vault-allow">

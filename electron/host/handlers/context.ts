@@ -1,0 +1,32 @@
+/**
+ * What the channel handlers work over: one Workbench, the shell they serve
+ * (the Electron window or a browser tab of `workbench serve`), and where the
+ * MCP connection details come from. Who is calling (`Caller`) travels with
+ * each request, so a decision made from the CLI is recorded as such.
+ */
+import type { ChannelName, ConnectInfo, ParsedRequestOf, ReplyOf } from "../../../shared/contract.ts";
+import type { Workbench } from "../workbench.ts";
+
+/** The MCP endpoint's details for the Connect screen; rotating invalidates the old token at once. */
+export interface ConnectProvider {
+  info(): ConnectInfo;
+  rotate(): Promise<ConnectInfo>;
+}
+
+export interface HandlerContext {
+  workbench: Workbench;
+  shell: "electron" | "browser";
+  connect: ConnectProvider;
+  /** Used to fetch specs given by URL; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  log?: (message: string) => void;
+}
+
+/** Who sent a request: a person in the UI (window or tab) or the CLI talking to a running instance. */
+export interface Caller {
+  actor: "ui" | "cli";
+}
+
+export type ChannelHandler<C extends ChannelName> = (request: ParsedRequestOf<C>, caller: Caller) => Promise<ReplyOf<C>>;
+export type ChannelHandlers = { [C in ChannelName]: ChannelHandler<C> };
+export type HandlerGroup<K extends ChannelName> = { [C in K]: ChannelHandler<C> };

@@ -9,6 +9,8 @@ import { registerApiCommands } from "./cli/api.ts";
 import { registerRunCommands } from "./cli/run.ts";
 import { registerVaultCommands } from "./cli/vault.ts";
 import { registerRunsCommands } from "./cli/runs.ts";
+import { registerServeCommands } from "./cli/serve.ts";
+import { registerMcpCommands } from "./cli/mcp.ts";
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command("workbench")
@@ -21,6 +23,8 @@ export function buildProgram(io: CliIo): Command {
   registerRunCommands(program, io);
   registerRunsCommands(program, io);
   registerVaultCommands(program, io);
+  registerServeCommands(program, io);
+  registerMcpCommands(program, io);
   for (const command of program.commands) inheritOutput(command, io);
   return program;
 }

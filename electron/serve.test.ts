@@ -2,16 +2,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSy
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ack, ChannelName, ReplyOf, RequestOf } from "../shared/contract.ts";
-import type { Envelope } from "../shared/envelope.ts";
 import { ITEMS_SPEC, openTestBench, type TestBench } from "./host/test-support/workbench.ts";
 import { startWorkbenchServer, type WorkbenchServer } from "./serve.ts";
 import { lockfilePath, readLock } from "./serve/lockfile.ts";
 import { CSP } from "./serve/security.ts";
+import { envelopeOf, httpMcpClient } from "./serve/test-support.ts";
 
 let bench: TestBench;
 let server: WorkbenchServer;
@@ -60,25 +58,8 @@ async function bridge<C extends ChannelName>(channel: C, request: RequestOf<C>):
   return JSON.parse(res.text) as ReplyOf<C>;
 }
 
-/** A real SDK client; resolves once its standalone event stream is open, so server notifications can reach it. */
-async function mcpClient(name = "test-agent", token = server.connect().token) {
-  const client = new Client({ name, version: "1.2.3" }, { capabilities: {} });
-  let streamOpen!: () => void;
-  const opened = new Promise<void>((resolve) => (streamOpen = resolve));
-  const watchingFetch: typeof fetch = async (input, init) => {
-    const res = await fetch(input, init);
-    if ((init?.method ?? "GET") === "GET" && res.ok) streamOpen();
-    return res;
-  };
-  const transport = new StreamableHTTPClientTransport(new URL(server.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } }, fetch: watchingFetch });
-  await client.connect(transport);
-  await opened;
-  return { client, transport };
-}
-
-function envelopeOf(result: unknown): Envelope {
-  const content = (result as { content: { type: string; text: string }[] }).content;
-  return JSON.parse(content[0]!.text) as Envelope;
+function mcpClient(name = "test-agent", token = server.connect().token) {
+  return httpMcpClient(server.mcpUrl, token, name);
 }
 
 describe("workbench serve: security", () => {
@@ -175,7 +156,7 @@ describe("workbench serve: security", () => {
 
 describe("MCP over Streamable HTTP", () => {
   it("lists the tools, searches, reads, and refuses a write under the read-only tool", async () => {
-    const { client } = await mcpClient();
+    const client = await mcpClient();
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["search_apis", "execute_api_code", "execute_api_mutations", "get_code_run"]);
     for (const tool of tools) expect(tool.inputSchema.type).toBe("object");
@@ -194,7 +175,7 @@ describe("MCP over Streamable HTTP", () => {
   });
 
   it("answers a write with pending, and notifies the client when a person's approval lets the run finish", async () => {
-    const { client } = await mcpClient("agent-that-writes");
+    const client = await mcpClient("agent-that-writes");
     const logs: unknown[] = [];
     const updated: string[] = [];
     let notified!: () => void;
@@ -227,7 +208,7 @@ describe("MCP over Streamable HTTP", () => {
   });
 
   it("tells clients the tool list changed when an API is added, and lists it", async () => {
-    const { client } = await mcpClient();
+    const client = await mcpClient();
     const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
     const spec = JSON.stringify({ ...ITEMS_SPEC, info: { title: "Second Items", version: "1" }, servers: [{ url: bench.upstream.url }] });
     expect(await bridge("apis.add", { name: "second", source: { kind: "text", text: spec } })).toMatchObject({ ok: true });
@@ -240,13 +221,13 @@ describe("MCP over Streamable HTTP", () => {
 
   it("rotating the token shuts out the old one at once", async () => {
     const old = server.connect().token;
-    const { client } = await mcpClient("before-rotation", old);
+    const client = await mcpClient("before-rotation", old);
     const rotated = await bridge("connect.rotate", {});
     expect(rotated.token).not.toBe(old);
     expect(readLock(bench.dataDir)?.mcpToken).toBe(rotated.token);
     await expect(client.listTools()).rejects.toThrow();
     await expect(mcpClient("old-token", old)).rejects.toThrow(/401|nauthorized/);
-    const { client: fresh } = await mcpClient("after-rotation", rotated.token);
+    const fresh = await mcpClient("after-rotation", rotated.token);
     expect((await fresh.listTools()).tools).toHaveLength(4);
     await fresh.close();
     await client.close().catch(() => {});

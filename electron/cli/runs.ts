@@ -3,12 +3,22 @@
  * decide the call a pending run waits on (`approve`, `deny`), which continues
  * the run and prints its next envelope. Allow rules ("always allow") are listed
  * and removed with `rules`.
+ *
+ * When the app, `workbench serve` or a headless `workbench mcp` runs for the
+ * data directory (its lockfile says so), these commands talk to it over its
+ * bridge instead of opening the data directory here: a decision then
+ * continues the run in the process that owns it, which notifies the agent
+ * that started it. With nothing running, they work in-process as before.
  */
 import { Option, type Command } from "commander";
 import type { RunStatus } from "../../shared/envelope.ts";
+import type { Envelope } from "../../shared/envelope.ts";
 import type { CallRecord, CodeRun, RunSummary } from "../../shared/runs.ts";
+import { resolveDataDir } from "../host/data-dir.ts";
 import { exportRunJson } from "../host/runs/export-json.ts";
 import { exportHar } from "../host/runs/har.ts";
+import type { Workbench } from "../host/workbench.ts";
+import { BridgeCallError, findRunningInstance, type BridgeClient } from "../serve/client.ts";
 import { positiveInteger, withWorkbench, type DataDirFlag } from "./context.ts";
 import { CliError, printJson, type CliIo } from "./io.ts";
 import { printEnvelope } from "./run.ts";
@@ -38,17 +48,24 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .option("--json", "one JSON object per line")
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (flags: ListFlags) => {
-      await withWorkbench(io, flags, async (workbench) => {
-        const list = workbench.store.listRuns({
-          ...(flags.status ? { status: flags.status } : {}),
-          ...(flags.source ? { source: flags.source } : {}),
-          ...(flags.api ? { api: flags.api } : {}),
-          ...(flags.text ? { text: flags.text } : {}),
-          limit: flags.limit ?? 50,
-        });
-        if (flags.json) for (const run of list) printJson(io, run, false);
-        else io.stdout(list.length ? formatList(list) : "No runs match. Start one with: workbench run --code <file>\n");
-      });
+      const filter = {
+        ...(flags.status ? { status: flags.status } : {}),
+        ...(flags.source ? { source: flags.source } : {}),
+        ...(flags.api ? { api: flags.api } : {}),
+        ...(flags.text ? { text: flags.text } : {}),
+        limit: flags.limit ?? 50,
+      };
+      const list = await viaRunningOrLocal(
+        io,
+        flags,
+        (client) => {
+          if (filter.limit > MAX_BRIDGE_LIST) io.stderr(`note: the running workbench lists at most ${MAX_BRIDGE_LIST} runs at a time\n`);
+          return client.call("runs.list", { ...filter, limit: Math.min(filter.limit, MAX_BRIDGE_LIST) });
+        },
+        async (workbench) => workbench.store.listRuns(filter),
+      );
+      if (flags.json) for (const run of list) printJson(io, run, false);
+      else io.stdout(list.length ? formatList(list) : "No runs match. Start one with: workbench run --code <file>\n");
     });
 
   runs
@@ -58,13 +75,18 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .option("--json", "the run and its calls as JSON")
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (id: string, flags: DataDirFlag & { json?: boolean }) => {
-      await withWorkbench(io, flags, async (workbench) => {
-        const run = workbench.store.getRun(id);
-        if (!run) throw new CliError(`no run ${id} (list runs with: workbench runs list)`);
-        const calls = workbench.store.getCalls(id);
-        if (flags.json) printJson(io, { run, calls, pending: workbench.store.getPendingDecision(id) ?? null });
-        else io.stdout(formatRun(run, calls));
-      });
+      const detail = await viaRunningOrLocal(
+        io,
+        flags,
+        (client) => client.call("runs.get", { id }),
+        async (workbench) => {
+          const run = workbench.store.getRun(id);
+          return run ? { run, calls: workbench.store.getCalls(id), pending: workbench.store.getPendingDecision(id) } : null;
+        },
+      );
+      if (!detail) throw new CliError(`no run ${id} (list runs with: workbench runs list)`);
+      if (flags.json) printJson(io, { run: detail.run, calls: detail.calls, pending: detail.pending ?? null });
+      else io.stdout(formatRun(detail.run, detail.calls));
     });
 
   runs
@@ -74,11 +96,17 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .option("--har", "HAR 1.2 instead of the workbench's JSON")
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (id: string, flags: DataDirFlag & { har?: boolean }) => {
-      await withWorkbench(io, flags, async (workbench) => {
-        const exported = flags.har ? exportHar(workbench.store, id) : exportRunJson(workbench.store, id);
-        if (!exported) throw new CliError(`no run ${id}`);
-        printJson(io, exported);
-      });
+      const text = await viaRunningOrLocal(
+        io,
+        flags,
+        async (client) => (await client.call("runs.export", { id, format: flags.har ? "har" : "json" }))?.content,
+        async (workbench) => {
+          const exported = flags.har ? exportHar(workbench.store, id) : exportRunJson(workbench.store, id);
+          return exported && `${JSON.stringify(exported, null, 2)}\n`;
+        },
+      );
+      if (!text) throw new CliError(`no run ${id}`);
+      io.stdout(text);
     });
 
   runs
@@ -87,11 +115,9 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .argument("<run>", "the run id")
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (id: string, flags: DataDirFlag) => {
-      await withWorkbench(io, flags, async (workbench) => {
-        const result = workbench.engine.cancel(id, "cli");
-        if (!result.ok) throw new CliError(result.message);
-        io.stdout(`${result.message}\n`);
-      });
+      const result = await viaRunningOrLocal(io, flags, (client) => client.call("runs.cancel", { id }), async (workbench) => workbench.engine.cancel(id, "cli"));
+      if (!result.ok) throw new CliError(result.message ?? `could not cancel ${id}`);
+      io.stdout(`${result.message}\n`);
     });
 
   program
@@ -102,11 +128,7 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .option("--max-result-tokens <N>", "cut the result to about N tokens (default 6000)", positiveInteger(1))
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (id: string, flags: DataDirFlag & { always?: boolean; maxResultTokens?: number }) => {
-      await withWorkbench(io, flags, async (workbench) => {
-        const decided = await workbench.decide(id, flags.always ? "always" : "approve", "cli");
-        if (!decided.ok) throw new CliError(decided.message);
-        printEnvelope(io, decided.envelope, flags);
-      });
+      printEnvelope(io, await decideRun(io, flags, id, flags.always ? "always" : "approve"), flags);
     });
 
   program
@@ -117,11 +139,7 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .option("--max-result-tokens <N>", "cut the result to about N tokens (default 6000)", positiveInteger(1))
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (id: string, flags: DataDirFlag & { message?: string; maxResultTokens?: number }) => {
-      await withWorkbench(io, flags, async (workbench) => {
-        const decided = await workbench.decide(id, "deny", "cli", flags.message);
-        if (!decided.ok) throw new CliError(decided.message);
-        printEnvelope(io, decided.envelope, flags);
-      });
+      printEnvelope(io, await decideRun(io, flags, id, "deny", flags.message), flags);
     });
 
   const rules = program.command("rules").description("Allow rules: operations a person allowed to run without asking.");
@@ -130,11 +148,9 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .option("--json", "JSON")
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (flags: DataDirFlag & { json?: boolean }) => {
-      await withWorkbench(io, flags, async (workbench) => {
-        const list = workbench.store.listAllowRules();
-        if (flags.json) printJson(io, list);
-        else io.stdout(list.length ? list.map((r) => `${r.api}.${r.operationId}  allowed by ${r.createdBy} at ${r.createdAt}\n`).join("") : "No allow rules. Approve a call with --always to add one.\n");
-      });
+      const list = await viaRunningOrLocal(io, flags, (client) => client.call("rules.list", {}), async (workbench) => workbench.store.listAllowRules());
+      if (flags.json) printJson(io, list);
+      else io.stdout(list.length ? list.map((r) => `${r.api}.${r.operationId}  allowed by ${r.createdBy} at ${r.createdAt}\n`).join("") : "No allow rules. Approve a call with --always to add one.\n");
     });
   rules
     .command("remove")
@@ -142,11 +158,71 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .argument("<operation>", "the operation id")
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (api: string, operation: string, flags: DataDirFlag) => {
-      await withWorkbench(io, flags, async (workbench) => {
-        if (!workbench.store.removeAllowRule(api, operation)) throw new CliError(`no allow rule for ${api}.${operation}`);
-        io.stdout(`removed the allow rule for ${api}.${operation}; its calls need a decision again\n`);
-      });
+      const removed = await viaRunningOrLocal(
+        io,
+        flags,
+        async (client) => (await client.call("rules.remove", { api, operationId: operation })).ok,
+        async (workbench) => workbench.store.removeAllowRule(api, operation),
+      );
+      if (!removed) throw new CliError(`no allow rule for ${api}.${operation}`);
+      io.stdout(`removed the allow rule for ${api}.${operation}; its calls need a decision again\n`);
     });
+}
+
+/** The bridge's runs.list answers at most this many per call (the contract's limit). */
+const MAX_BRIDGE_LIST = 500;
+const SETTLE_POLL_MS = 100;
+const SETTLE_TIMEOUT_MS = 10 * 60 * 1000;
+
+/**
+ * Runs `remote` against the instance serving the data directory, or `local`
+ * over the data directory opened here when none runs. An instance that stops
+ * answering between finding it and calling it counts as none.
+ */
+async function viaRunningOrLocal<T>(io: CliIo, flags: DataDirFlag, remote: (client: BridgeClient) => Promise<T>, local: (workbench: Workbench) => Promise<T>): Promise<T> {
+  const client = await findRunningInstance(resolveDataDir({ flag: flags.dataDir, env: io.env }));
+  if (client) {
+    try {
+      return await remote(client);
+    } catch (err) {
+      if (!(err instanceof BridgeCallError)) throw err;
+      if (err.code !== "unreachable") throw new CliError(err.message);
+      io.stderr(`note: ${err.message}; working on the data directory directly\n`);
+    }
+  }
+  return withWorkbench(io, flags, local);
+}
+
+/** Decides and waits for the run's next envelope: in the running instance (which continues the run), or here. */
+async function decideRun(io: CliIo, flags: DataDirFlag, id: string, decision: "approve" | "deny" | "always", message?: string): Promise<Envelope> {
+  return viaRunningOrLocal(
+    io,
+    flags,
+    async (client) => {
+      const ack = await client.call("decisions.decide", { runId: id, decision, ...(message ? { message } : {}) });
+      if (!ack.ok) throw new CliError(ack.message);
+      return settledEnvelope(client, id);
+    },
+    async (workbench) => {
+      const decided = await workbench.decide(id, decision, "cli", message);
+      if (!decided.ok) throw new CliError(decided.message);
+      return decided.envelope;
+    },
+  );
+}
+
+/** The instance continues the run in the background; its envelope is final (or pending again) once it stops running. */
+async function settledEnvelope(client: BridgeClient, id: string): Promise<Envelope> {
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const detail = await client.call("runs.get", { id });
+    if (!detail) throw new CliError(`run ${id} disappeared from the running workbench`);
+    if (detail.run.status !== "running") {
+      return detail.run.envelope ?? { run: id, status: "failed", calls: [], logs: detail.run.logs, error: { reason: "Unavailable", name: "Unavailable", message: `the run is ${detail.run.status}` } };
+    }
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+  throw new CliError(`run ${id} is still running after the decision; follow it with: workbench runs show ${id}`);
 }
 
 function formatList(list: RunSummary[]): string {

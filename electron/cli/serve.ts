@@ -1,0 +1,110 @@
+/**
+ * `workbench serve`: the workbench in a browser tab. Opens the data
+ * directory's Workbench, starts the loopback server (UI, bridge, /mcp),
+ * prints the URL to open (its fragment carries the session token) and the
+ * MCP endpoint, and runs until SIGINT or SIGTERM, when it removes its lockfile.
+ */
+import { InvalidArgumentError, type Command } from "commander";
+import type { ToolNames } from "../host/tools/descriptions.ts";
+import { AlreadyServing, startWorkbenchServer, type WorkbenchServer } from "../serve.ts";
+import { openInBrowser } from "../serve/open-browser.ts";
+import { NOT_BUILT_MESSAGE } from "../serve/static.ts";
+import { positiveInteger, withWorkbench, type DataDirFlag } from "./context.ts";
+import { CliError, type CliIo } from "./io.ts";
+
+interface ServeFlags extends DataDirFlag {
+  port?: number;
+  open?: boolean;
+  toolName?: Partial<ToolNames>;
+  maxResultTokens?: number;
+}
+
+export function registerServeCommands(program: Command, io: CliIo): void {
+  program
+    .command("serve")
+    .description("Serve the workbench UI, its bridge and the MCP endpoint on 127.0.0.1, until interrupted.")
+    .option("--port <N>", "the port (default: the one used last time if free, else any free port)", portNumber)
+    .option("--open", "open the URL in the default browser")
+    .option("--tool-name <role=name>", "rename an MCP tool: search, execute, mutations or get-run (repeatable)", parseToolName)
+    .option("--max-result-tokens <N>", "cut MCP results structurally to about N tokens (default 6000)", positiveInteger(1))
+    .option("--data-dir <DIR>", "the workbench data directory")
+    .action(async (flags: ServeFlags) => {
+      await withWorkbench(
+        io,
+        flags,
+        async (workbench) => {
+          // Listening before the URL is printed: a Ctrl-C right after it must still remove the lockfile.
+          const stop = signalWaiter();
+          let server: WorkbenchServer;
+          try {
+            server = await startWorkbenchServer({
+              workbench,
+              kind: "serve",
+              shell: "browser",
+              ...(flags.port !== undefined ? { port: flags.port } : {}),
+              ...(flags.toolName ? { toolNames: flags.toolName } : {}),
+              ...(flags.maxResultTokens ? { maxResultTokens: flags.maxResultTokens } : {}),
+              log: (message) => io.stderr(`${message}\n`),
+            });
+          } catch (err) {
+            stop.dispose();
+            if (err instanceof AlreadyServing) throw new CliError(`${err.message}; open that one, or stop it first (pid ${err.lock.pid})`);
+            throw new CliError(err instanceof Error ? err.message : String(err));
+          }
+          io.stdout(
+            [
+              `Codemode Workbench is serving ${workbench.dataDir}`,
+              `  open:  ${server.openUrl}`,
+              `  mcp:   ${server.mcpUrl}  (Authorization: Bearer <token>; see Connect in the UI)`,
+              `  stop:  Ctrl-C`,
+              "",
+            ].join("\n"),
+          );
+          if (!server.rendererBuilt) io.stderr(`note: ${NOT_BUILT_MESSAGE}\n`);
+          if (flags.open) {
+            const problem = await openInBrowser(server.openUrl);
+            if (problem) io.stderr(`note: could not open a browser (${problem}); open the URL above yourself\n`);
+          }
+          const signal = await stop.signal;
+          io.stderr(`${signal}: stopping\n`);
+          await server.close();
+        },
+        { quickOpen: false, sandboxSize: undefined },
+      );
+    });
+}
+
+/** `signal` resolves with the first SIGINT, SIGTERM or SIGHUP (which then no longer kill the process); `dispose` gives them back. */
+export function signalWaiter(): { signal: Promise<NodeJS.Signals>; dispose(): void } {
+  const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+  let handler: (signal: NodeJS.Signals) => void = () => {};
+  const dispose = () => {
+    for (const s of signals) process.off(s, handler);
+  };
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    handler = (received) => {
+      dispose();
+      resolve(received);
+    };
+    for (const s of signals) process.on(s, handler);
+  });
+  return { signal, dispose };
+}
+
+function portNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 0 || n > 65535) throw new InvalidArgumentError("must be a port number from 0 to 65535 (0: any free port)");
+  return n;
+}
+
+const ROLES: Record<string, keyof ToolNames> = { search: "search", execute: "execute", mutations: "mutations", "get-run": "getRun", get_run: "getRun", getRun: "getRun" };
+
+/** `--tool-name role=name`: a host can gate tools on the name alone, so each may be renamed (MCP's name rules apply). */
+export function parseToolName(value: string, previous: Partial<ToolNames> = {}): Partial<ToolNames> {
+  const match = /^([A-Za-z_-]+)=(.+)$/.exec(value);
+  const role = match ? ROLES[match[1]!] : undefined;
+  if (!match || !role) throw new InvalidArgumentError("expected role=name, the role one of search, execute, mutations, get-run (e.g. execute=run_code)");
+  const name = match[2]!;
+  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(name)) throw new InvalidArgumentError(`"${name}" is not a valid MCP tool name (letters, digits, _ . and -, at most 128)`);
+  return { ...previous, [role]: name };
+}

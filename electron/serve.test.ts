@@ -58,7 +58,7 @@ async function bridge<C extends ChannelName>(channel: C, request: RequestOf<C>):
   return JSON.parse(res.text) as ReplyOf<C>;
 }
 
-function mcpClient(name = "test-agent", token = server.connect().token) {
+function mcpClient(name = "test-agent", token = server.connect.info().token) {
   return httpMcpClient(server.mcpUrl, token, name);
 }
 
@@ -120,13 +120,13 @@ describe("workbench serve: security", () => {
     // The session token of the browser is not the MCP token.
     expect((await raw("POST", "/mcp", { ...headers, authorization: `Bearer ${server.openUrl.split("#token=")[1]}` }, init)).status).toBe(401);
     expect((await raw("POST", "/mcp", { ...headers, cookie }, init)).status).toBe(401);
-    expect((await raw("POST", "/mcp", { ...headers, authorization: `Bearer ${server.connect().token}`, origin: "http://evil.example" }, init)).status).toBe(403);
+    expect((await raw("POST", "/mcp", { ...headers, authorization: `Bearer ${server.connect.info().token}`, origin: "http://evil.example" }, init)).status).toBe(403);
   });
 
   it("keeps an owner-only lockfile with the port, pid and tokens", () => {
     const path = lockfilePath(bench.dataDir);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(readLock(bench.dataDir)).toMatchObject({ kind: "serve", pid: process.pid, port: server.port, url: server.url, mcpToken: server.connect().token, sessionToken: server.openUrl.split("#token=")[1] });
+    expect(readLock(bench.dataDir)).toMatchObject({ kind: "serve", pid: process.pid, port: server.port, url: server.url, mcpToken: server.connect.info().token, sessionToken: server.openUrl.split("#token=")[1] });
     expect(statSync(join(bench.dataDir, "mcp.json")).mode & 0o777).toBe(0o600);
   });
 
@@ -220,7 +220,7 @@ describe("MCP over Streamable HTTP", () => {
   });
 
   it("rotating the token shuts out the old one at once", async () => {
-    const old = server.connect().token;
+    const old = server.connect.info().token;
     const client = await mcpClient("before-rotation", old);
     const rotated = await bridge("connect.rotate", {});
     expect(rotated.token).not.toBe(old);
@@ -249,7 +249,7 @@ describe("workbench serve: lifecycle", () => {
     // The MCP token survives a restart, so agent configs keep working.
     const token = JSON.parse(readFileSync(join(other.dataDir, "mcp.json"), "utf8")).token;
     const again = await startWorkbenchServer({ workbench: other.workbench, kind: "serve", shell: "browser", rendererDir: empty, reusePort: false });
-    expect(again.connect().token).toBe(token);
+    expect(again.connect.info().token).toBe(token);
     await again.close();
     await other.close();
   });

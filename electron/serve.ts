@@ -11,9 +11,8 @@
  * session cookie, `/mcp` its bearer token, and no CORS header is ever sent.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { ConnectInfo } from "../shared/contract.ts";
 import { connectInfo } from "./host/handlers/connect.ts";
-import { createHandlers, type ChannelHandlers } from "./host/handlers/index.ts";
+import { createHandlers, type ChannelHandlers, type ConnectProvider } from "./host/handlers/index.ts";
 import { McpHttpEndpoint } from "./host/mcp/http.ts";
 import type { McpSessionOptions } from "./host/mcp/session.ts";
 import { McpTokenStore, newToken } from "./host/mcp/token.ts";
@@ -46,8 +45,10 @@ export interface WorkbenchServer {
   /** False when another live instance holds the lockfile (a headless `workbench mcp` beside the app). */
   ownsLock: boolean;
   rendererBuilt: boolean;
+  /** The channel handlers its bridge serves. */
   handlers: ChannelHandlers;
-  connect(): ConnectInfo;
+  /** The MCP endpoint's details; rotating closes the sessions that used the old token. */
+  connect: ConnectProvider;
   close(): Promise<void>;
 }
 
@@ -89,22 +90,17 @@ export async function startWorkbenchServer(options: WorkbenchServerOptions): Pro
     ...(options.maxResultTokens !== undefined ? { maxResultTokens: options.maxResultTokens } : {}),
     ...(options.version ? { version: options.version } : {}),
   });
-  const connect = () => connectInfo(mcpUrl, tokens.current(), dataDir);
-  const handlers = createHandlers({
-    workbench,
-    shell: options.shell,
-    log,
-    connect: {
-      info: connect,
-      rotate: async () => {
-        tokens.rotate();
-        if (takeLock) writeLock(dataDir, lock());
-        // Sessions opened with the old token end now, not at their next request.
-        await mcp.closeAll();
-        return connect();
-      },
+  const connect: ConnectProvider = {
+    info: () => connectInfo(mcpUrl, tokens.current(), dataDir),
+    rotate: async () => {
+      tokens.rotate();
+      if (takeLock) writeLock(dataDir, lock());
+      // Sessions opened with the old token end now, not at their next request.
+      await mcp.closeAll();
+      return connect.info();
     },
-  });
+  };
+  const handlers = createHandlers({ workbench, shell: options.shell, log, connect });
 
   const rendererDir = options.rendererDir === false ? undefined : (options.rendererDir ?? DEFAULT_RENDERER_DIR);
   const streams = new Set<ServerResponse>();

@@ -14,6 +14,8 @@ export default defineConfig({
     // Monaco is big by nature; one warning per build about it says nothing new.
     chunkSizeWarningLimit: 8000,
     reportCompressedSize: false,
+    // Monaco's languages make the build's plugin-timing report fire on slow machines; it is noise at install.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   worker: { format: "es" },
   server: { host: "127.0.0.1" },

@@ -19,6 +19,15 @@ function Root() {
   const [phase, setPhase] = useState<Phase>({ kind: "loading" });
   const [bridge] = useState<Bridge>(() => connectBridge(() => setPhase({ kind: "no-session" })));
 
+  // Pasting the printed URL into a tab already on this page changes only the fragment: start over with it.
+  useEffect(() => {
+    const onHash = () => {
+      if (/(?:^#|&)token=/.test(location.hash)) location.reload();
+    };
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+
   useEffect(() => {
     let cancelled = false;
     const start = async () => {

@@ -44,7 +44,8 @@ export function TabBar({
               aria-controls={`panel-${tab.key}`}
               tabIndex={selected ? 0 : -1}
               className="tab-button"
-              title={hint}
+              title={`${hint} (Delete or Alt+W closes it)`}
+              aria-keyshortcuts="Delete"
               onClick={() => onSelect(tab.key)}
               onMouseDown={(e) => {
                 if (e.button === 1) {
@@ -65,7 +66,8 @@ export function TabBar({
               {icon}
               <span className="tab-title">{title}</span>
             </button>
-            <button className="tab-close" tabIndex={-1} aria-label={`Close ${title}`} onClick={() => onClose(tab.key)}>
+            {/* Mouse only: the keyboard closes a tab with Delete, so the tab strip holds nothing but tabs. */}
+            <button className="tab-close" tabIndex={-1} aria-hidden="true" onClick={() => onClose(tab.key)}>
               ×
             </button>
           </div>

@@ -6,12 +6,12 @@ export function TopBar({ pendingCount, onShortcuts }: { pendingCount: number; on
   const actions = useActions();
   return (
     <header className="topbar">
-      <div className="topbar-brand">
+      <h1 className="topbar-brand">
         <span className="topbar-logo" aria-hidden>
           {"{ }"}
         </span>
         Codemode Workbench
-      </div>
+      </h1>
       <nav className="topbar-actions" aria-label="Main">
         <button className="btn btn-small" onClick={() => actions.newProgram()} title="New program (Alt+N)">
           New program
@@ -24,11 +24,11 @@ export function TopBar({ pendingCount, onShortcuts }: { pendingCount: number; on
           className={`btn btn-small ${pendingCount ? "topbar-inbox-active" : ""}`}
           onClick={() => actions.openView("inbox")}
           title="Approvals inbox (Alt+I)"
-          aria-label={`Approvals, ${pendingCount} waiting`}
         >
           Approvals
-          <span className={`badge ${pendingCount ? "badge-hot" : ""}`} data-testid="inbox-badge">
-            {pendingCount}
+          <span className={`badge ${pendingCount ? "badge-hot" : ""}`}>
+            <span data-testid="inbox-badge">{pendingCount}</span>
+            <span className="sr-only"> waiting</span>
           </span>
         </button>
         <button className="btn btn-small" onClick={() => actions.openView("history")} title="Runs history (Alt+H)">

@@ -19,7 +19,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const notify = useCallback<Notify>(
     (toast) => {
       const id = nextId++;
-      setToasts((all) => [...all.slice(-3), { ...toast, id }]);
+      setToasts((all) => [...all.slice(-2), { ...toast, id }]);
       setTimeout(() => dismiss(id), toast.kind === "error" ? 12_000 : toast.action ? 8_000 : 4_000);
     },
     [dismiss],

@@ -142,7 +142,7 @@ function DecisionCard({ decision, now, onMove }: { decision: PendingDecision; no
         )}
       </header>
       <p className="decision-who">
-        Asked by <strong>{sourceLabel(decision.requestedBy)}</strong> {formatRelative(decision.requestedAt, now)} · call {decision.callIndex} of run{" "}
+        Asked by <strong>{sourceLabel(decision.requestedBy)}</strong> {formatRelative(decision.requestedAt, now)} · call #{decision.callIndex} of run{" "}
         <button className="link-btn" onClick={() => actions.openRun(decision.runId)}>
           {decision.runId}
         </button>

@@ -36,7 +36,7 @@ export function CallTimeline({ calls, envelopeCalls }: { calls: CallRecord[]; en
         const width = Math.max(0.6, ((call.durationMs ?? 0) / span) * 100);
         const env = envelopeCalls?.find((e) => e.index === call.index);
         const isOpen = open === call.index;
-        const decision = call.decision ? DECISION_TEXT[call.decision] : "";
+        const decision = call.decision && DECISION_TEXT[call.decision] !== callStatusText(call.status) ? DECISION_TEXT[call.decision] : "";
         return (
           <li key={call.index} className={`call ${isOpen ? "call-open" : ""}`}>
             <button className="call-row" aria-expanded={isOpen} onClick={() => setOpen(isOpen ? null : call.index)}>
@@ -46,13 +46,15 @@ export function CallTimeline({ calls, envelopeCalls }: { calls: CallRecord[]; en
                 <span className="muted">{call.api} </span>
                 {call.request ? pathOf(call.request.url) : path}
               </span>
-              <span className={`pill pill-${callStatusTone(call.status)}`}>{callStatusText(call.status)}</span>
-              {decision && <span className={`pill ${call.decision === "denied" || call.decision === "expired" ? "pill-danger" : "pill-accent"}`}>{decision}</span>}
-              {env?.replayed && (
-                <span className="pill" title="Answered from the saved run, not sent again">
-                  replayed
-                </span>
-              )}
+              <span className="call-tags">
+                <span className={`pill pill-${callStatusTone(call.status)}`}>{callStatusText(call.status)}</span>
+                {decision && <span className={`pill ${call.decision === "denied" || call.decision === "expired" ? "pill-danger" : "pill-accent"}`}>{decision}</span>}
+                {env?.replayed && (
+                  <span className="pill" title="Answered from the saved run, not sent again">
+                    replayed
+                  </span>
+                )}
+              </span>
               <span className="call-duration">{formatDuration(call.durationMs)}</span>
               <span className="call-bar" aria-hidden>
                 <span style={{ left: `${(start / span) * 100}%`, width: `${Math.min(width, 100 - (start / span) * 100)}%` }} />

@@ -7,6 +7,14 @@ import { JsonTree, Marked } from "../common/JsonTree.tsx";
 import { CallTimeline } from "./CallTimeline.tsx";
 import "./RunDetailPanel.css";
 
+/** Uncaught errors from a call say more than the generic "Error". */
+const CALL_ERROR_HELP: Record<string, string> = {
+  CallDenied: "A person denied a call, and the program did not catch the CallDenied error.",
+  CallRejected: "The host refused a call before sending it (validation or policy), and the program did not catch it.",
+  CallFailed: "A call was sent but got no usable answer, and the program did not catch it.",
+  VaultDenied: "The program sent a vault reference to an API its item does not allow; nothing was sent.",
+};
+
 const REASON_HELP: Record<string, string> = {
   Error: "The program threw an error.",
   Timeout: "The program ran past its time limit.",
@@ -35,7 +43,7 @@ export function RunDetailPanel({ detail, envelope: fresh }: { detail: RunDetail;
           <div>
             <strong>{error?.reason ?? detail.run.failureReason ?? "Failed"}</strong>
             {error && error.name !== error.reason && <> · {error.name}</>}: <Marked text={error?.message ?? ""} />
-            <div className="muted">{REASON_HELP[error?.reason ?? detail.run.failureReason ?? ""] ?? ""}</div>
+            <div className="muted">{CALL_ERROR_HELP[error?.name ?? ""] ?? REASON_HELP[error?.reason ?? detail.run.failureReason ?? ""] ?? ""}</div>
           </div>
         </div>
       )}
@@ -47,7 +55,7 @@ export function RunDetailPanel({ detail, envelope: fresh }: { detail: RunDetail;
       {pending && (
         <div className="run-pending run-banner" role="status">
           <span>
-            Waiting for approval of call {pending.callIndex}: <code>{pending.operation}</code> on {pending.api}
+            Waiting for approval of call #{pending.callIndex}: <code>{pending.operation}</code> on {pending.api}
           </span>
           <button className="btn btn-small btn-primary" onClick={() => actions.openView("inbox")}>
             Review in the inbox

@@ -233,8 +233,9 @@ function RowContent({ row, index, focused, onActivate, onFocus }: { row: Sidebar
             <span className="srow-api-count muted">{row.matches !== undefined ? `${row.matches}/${row.api.operationCount}` : row.api.operationCount}</span>
           </button>
           {row.api.warningCount > 0 && (
-            <span className="pill pill-warn srow-warn" title={`${row.api.warningCount} repairs while reading the spec; see the API's settings`}>
-              {row.api.warningCount}
+            <span className="pill pill-warn srow-warn" title={`${row.api.warningCount.toLocaleString()} repairs while reading the spec; see the API's settings`}>
+              <span aria-hidden>⚠</span>
+              <span className="sr-only">repairs:</span> {row.api.warningCount.toLocaleString()}
             </span>
           )}
           <button className="icon-btn srow-settings" tabIndex={-1} aria-label={`Settings of ${row.api.name}`} title="Settings, repairs and credentials" onClick={() => actions.openApiSettings(row.api.name)}>

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConnectInfo } from "../shared/contract.ts";
+import { screenshot } from "./support/browser.ts";
+import { connectAgent, toolJson, type AgentHandle } from "./support/mcp.ts";
+import { openSession, type Session } from "./support/session.ts";
+
+const WRITE_TOOL = "execute_api_mutations";
+const GET_RUN = "get_code_run";
+
+describe("an agent's write waits for a person", () => {
+  let s: Session;
+  let agent: AgentHandle;
+  beforeAll(async () => {
+    s = await openSession();
+    const info = await s.wb.channel<ConnectInfo>("connect.info");
+    agent = await connectAgent(info.mcpUrl, info.token, "e2e-agent", "1.0.0");
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await s?.close();
+  });
+
+  it("the connect view shows the endpoint and client snippets", async () => {
+    const connect = await s.wb.openConnect();
+    expect(await connect.mcpUrl.innerText()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(await connect.snippet("Claude Code")).toContain("claude mcp add");
+    await screenshot(s.browser.page, "connect");
+  });
+
+  it("approve: the inbox shows the exact request, the run completes and the agent is notified", async () => {
+    const tools = (await agent.client.listTools()).tools.map((t) => t.name);
+    expect(tools).toEqual(expect.arrayContaining([WRITE_TOOL, GET_RUN]));
+
+    const code = ['const pet = await apis.petstore.createPet({ body: { name: "Agent Pet", status: "available" } });', "return pet.body;"].join("\n");
+    const pending = toolJson(await agent.client.callTool({ name: WRITE_TOOL, arguments: { code } }));
+    expect(pending.status).toBe("pending");
+    const runId = String(pending.run);
+
+    await expect.poll(() => s.wb.inboxCount()).toBe(1);
+    const inbox = await s.wb.openInbox();
+    const card = inbox.card("/pets");
+    await card.waitFor();
+    const text = await card.innerText();
+    expect(text).toContain("POST");
+    expect(text).toMatch(/http:\/\/127\.0\.0\.1:\d+\/pets/);
+    expect(text).toContain("agent e2e-agent");
+    expect(text).toContain("Agent Pet");
+    expect(text).toMatch(/expires in \d+:\d\d/);
+    expect(await card.locator(".listing-hot").innerText()).toContain("createPet");
+    await screenshot(s.browser.page, "inbox-agent-write");
+
+    await inbox.approveWithKeyboard(card);
+    await agent.waitForNotification(runId);
+    await inbox.empty.waitFor();
+    await expect.poll(() => s.wb.inboxCount()).toBe(0);
+
+    const final = toolJson(await agent.client.callTool({ name: GET_RUN, arguments: { run: runId } }));
+    expect(final.status).toBe("completed");
+    expect((final.result as { name?: string }).name).toBe("Agent Pet");
+    const calls = final.calls as { decision?: string; status: unknown }[];
+    expect(calls[0]).toMatchObject({ status: 201, decision: "approved" });
+    await screenshot(s.browser.page, "inbox-after-approve");
+  });
+
+  it("deny: the program receives CallDenied with the person's message", async () => {
+    const code = 'await apis.petstore.deletePet({ petId: 1 });\nreturn "deleted";';
+    const pending = toolJson(await agent.client.callTool({ name: WRITE_TOOL, arguments: { code } }));
+    expect(pending.status).toBe("pending");
+    const runId = String(pending.run);
+
+    const inbox = await s.wb.openInbox();
+    const card = inbox.card("/pets/");
+    await card.waitFor();
+    expect(await card.innerText()).toContain("DELETE");
+    await inbox.deny(card, "Not this one, Rex stays.");
+    await agent.waitForNotification(runId);
+
+    const final = toolJson(await agent.client.callTool({ name: GET_RUN, arguments: { run: runId } }));
+    expect(final.status).toBe("failed");
+    expect(JSON.stringify(final.error)).toContain("CallDenied");
+    expect(JSON.stringify(final)).toContain("Rex stays");
+    const calls = final.calls as { decision?: string }[];
+    expect(calls[0]?.decision).toBe("denied");
+
+    // The run is in the history as the agent's, with the denied call.
+    const history = await s.wb.openRuns();
+    await history.filterSource("mcp");
+    await expect.poll(() => history.rows.count()).toBe(2);
+    await history.rows.filter({ hasText: runId }).click();
+    const run = s.wb.runView();
+    await run.detail.calls.first().waitFor();
+    expect(await run.detail.calls.first().innerText()).toContain("denied");
+    await screenshot(s.browser.page, "run-denied");
+    expect(s.browser.pageErrors).toEqual([]);
+  });
+});

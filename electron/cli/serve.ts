@@ -55,7 +55,8 @@ export function registerServeCommands(program: Command, io: CliIo): void {
             [
               `Codemode Workbench is serving ${workbench.dataDir}`,
               `  open:  ${server.openUrl}`,
-              `  mcp:   ${server.mcpUrl}  (Authorization: Bearer <token>; see Connect in the UI)`,
+              `  mcp:   ${server.mcpUrl}`,
+              `  token: ${server.connect.info().token}  (send as Authorization: Bearer <token>; also under Connect in the UI)`,
               `  stop:  Ctrl-C`,
               "",
             ].join("\n"),

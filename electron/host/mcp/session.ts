@@ -9,6 +9,7 @@
  * tool list (names fixed, descriptions built from the registry) must be
  * computed at each `tools/list`, not registered once.
  */
+import { createRequire } from "node:module";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -35,6 +36,7 @@ export const DEFAULT_MAX_RESULT_TOKENS = 6_000;
 export const SERVER_NAME = "codemode-workbench";
 const MAX_CODE_CHARS = 1024 * 1024;
 const RESOURCE_SCHEME = "coderun://";
+const VERSION = (createRequire(import.meta.url)("../../../package.json") as { version: string }).version;
 
 export interface McpSessionOptions {
   toolNames?: Partial<ToolNames>;
@@ -58,7 +60,7 @@ export function createMcpSession(workbench: Workbench, options: McpSessionOption
   const maxTokens = options.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS;
   const log = options.log ?? (() => {});
   const server = new Server(
-    { name: SERVER_NAME, version: options.version ?? "0.0.0", title: "Codemode Workbench" },
+    { name: SERVER_NAME, version: options.version ?? VERSION, title: "Codemode Workbench" },
     {
       capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: false }, logging: {} },
       instructions: `Use ${names.search} to find operations in the registered OpenAPI specs, then ${names.execute} (reads) or ${names.mutations} (writes, approved by a person) to run a JavaScript program that calls them. A write answers "pending" at once; you are notified when the run finishes and read it with ${names.getRun}.`,

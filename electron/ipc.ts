@@ -25,11 +25,8 @@ export function isTrustedSender(event: IpcMainInvokeEvent, window: BrowserWindow
   const frame = event.senderFrame;
   if (!frame || !window || window.isDestroyed()) return false;
   if (event.sender.id !== window.webContents.id || frame !== window.webContents.mainFrame) return false;
-  try {
-    return new URL(frame.url).origin === APP_ORIGIN;
-  } catch {
-    return false;
-  }
+  // WHATWG URL gives custom schemes an opaque origin, so compare the prefix; the slash stops app://workbench.evil.
+  return frame.url.startsWith(`${APP_ORIGIN}/`);
 }
 
 export function registerIpcHandlers(ipcMain: IpcMain, handlers: ChannelHandlers, window: () => BrowserWindow | undefined, log: (message: string) => void): () => void {

@@ -13,6 +13,7 @@ async function audit(page: Page, screen: string): Promise<string[]> {
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const minor = results.violations.filter((v) => !bad.includes(v));
   console.log(`[axe] ${screen}: ${bad.length} serious/critical, ${minor.length} minor (${minor.map((v) => `${v.id}×${v.nodes.length}`).join(", ") || "none"})`);
+  if (process.env.AXE_VERBOSE) for (const v of minor) console.log(`[axe] ${screen}: minor ${v.id}: ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | ")}`);
   const found = bad.map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help}\n  ${v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1, 2).join("") ?? ""}`).join("\n  ")}`);
   for (const line of found) console.log(`[axe] ${line}`);
   return found;

@@ -279,8 +279,8 @@ export function App({ info }: { info: AppInfo }) {
         <div className="app-main">
           <aside className="app-sidebar" style={{ width: sidebarWidth }} aria-label="APIs and operations">
             <ApiSidebar apis={apis.data} error={apis.error} loading={apis.loading} filterRef={filterRef} />
+            <Splitter orientation="vertical" value={sidebarWidth} min={220} max={640} onChange={setSidebarWidth} label="Resize the API list" />
           </aside>
-          <Splitter orientation="vertical" value={sidebarWidth} min={220} max={640} onChange={setSidebarWidth} label="Resize the API list" />
           <div className="app-center">
             <main className="app-tabs" aria-label="Workspace">
               {tabs.length > 0 && <TabBar tabs={tabs} active={active} onSelect={setActive} onClose={closeTab} programs={programs.programs} meta={meta} pendingCount={pendingCount} />}
@@ -306,8 +306,8 @@ export function App({ info }: { info: AppInfo }) {
                 ))}
               </div>
             </main>
-            <Splitter orientation="horizontal" value={consoleHeight} min={120} max={900} onChange={setConsoleHeight} label="Resize the run console" invert />
             <section className="app-console" style={{ height: consoleHeight }} aria-label="Run console">
+              <Splitter orientation="horizontal" value={consoleHeight} min={120} max={900} onChange={setConsoleHeight} label="Resize the run console" invert />
               <RunConsole state={consoleState} />
             </section>
           </div>

@@ -88,7 +88,7 @@ export function RunConsole({ state }: { state: ConsoleState }) {
         </div>
       )}
       {detail.data ? (
-        <RunDetailPanel detail={detail.data} envelope={state.envelope} />
+        <RunDetailPanel detail={detail.data} envelope={state.envelope} where="console" />
       ) : detail.data === null ? (
         <p className="muted console-empty">Run {state.runId} is not in the store (it may have been removed).</p>
       ) : (

@@ -27,7 +27,7 @@ const REASON_HELP: Record<string, string> = {
   Unavailable: "The host could not run the program.",
 };
 
-export function RunDetailPanel({ detail, envelope: fresh }: { detail: RunDetail; envelope?: Envelope }) {
+export function RunDetailPanel({ detail, envelope: fresh, where = "run" }: { detail: RunDetail; envelope?: Envelope; where?: string }) {
   const actions = useActions();
   const envelope = detail.run.envelope ?? fresh;
   const [tab, setTab] = useState<"result" | "logs">("result");
@@ -63,13 +63,13 @@ export function RunDetailPanel({ detail, envelope: fresh }: { detail: RunDetail;
         </div>
       )}
       <div className="run-columns">
-        <section className="run-calls" aria-label="Calls">
-          <h3 className="section-title run-col-title">Calls ({detail.calls.length})</h3>
+        <section className="run-calls" aria-label={`Calls of the ${where}`}>
+          <h2 className="section-title run-col-title">Calls ({detail.calls.length})</h2>
           <div className="run-scroll">
             <CallTimeline calls={detail.calls} envelopeCalls={envelope?.calls} />
           </div>
         </section>
-        <section className="run-output" aria-label="Result and logs">
+        <section className="run-output" aria-label={`Result and logs of the ${where}`}>
           <div className="run-tabs" role="tablist" aria-label="Output">
             <button role="tab" id={`${idPrefix}-result`} aria-controls={`${idPrefix}-result-panel`} aria-selected={tab === "result"} onClick={() => setTab("result")}>
               Result

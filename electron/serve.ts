@@ -129,7 +129,7 @@ export async function startWorkbenchServer(options: WorkbenchServerOptions): Pro
 
   if (takeLock) writeLock(dataDir, lock());
   if (kind !== "mcp") tokens.rememberPort(port);
-  workbench.engine.startExpiryTimer();
+  workbench.startBackgroundWork();
 
   let closing: Promise<void> | undefined;
   return {

@@ -4,7 +4,7 @@
  * a data directory. The CLI, `workbench serve` and the Electron app all open
  * one of these; nothing else constructs the parts.
  */
-import { existsSync } from "node:fs";
+import { existsSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { ensureDataDir } from "./data-dir.ts";
 import { ApiDirectory } from "./api-directory.ts";
@@ -64,6 +64,7 @@ export class Workbench {
   readonly #log: (message: string) => void;
   readonly #limits: Partial<RunLimits>;
   readonly #unsubscribe: (() => void)[] = [];
+  #watcher: FSWatcher | undefined;
 
   private constructor(parts: {
     dataDir: string; registry: ApiRegistry; vault: Vault; store: CodeRunStore; sandbox: SandboxPool; bus: EventBus;
@@ -196,7 +197,38 @@ export class Workbench {
     return { ok: true, envelope: await result.continuation };
   }
 
+  /**
+   * For long-lived hosts (the app, `workbench serve`, a headless `workbench
+   * mcp`): expire overdue decisions, and pick up APIs and vault items another
+   * process changed (`workbench api add` in a terminal) as soon as their files
+   * change, so the UI refreshes and MCP clients get tools/list_changed.
+   */
+  startBackgroundWork(): void {
+    this.engine.startExpiryTimer();
+    if (this.#watcher) return;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      this.#watcher = watch(this.dataDir, (_event, file) => {
+        if (file !== "registry.json" && file !== "vault.json") return;
+        clearTimeout(timer);
+        // Debounced: an atomic write is a create and a rename.
+        timer = setTimeout(() => {
+          this.registry.syncFromDisk();
+          this.vault.reload();
+        }, 100);
+        timer.unref();
+      });
+      this.#watcher.unref();
+      this.#watcher.on("error", (err) => this.#log(`watching ${this.dataDir} stopped: ${String(err)}`));
+    } catch (err) {
+      // Not fatal: changes are still picked up before every run.
+      this.#log(`cannot watch ${this.dataDir}: ${String(err)}`);
+    }
+  }
+
   async close(): Promise<void> {
+    this.#watcher?.close();
+    this.#watcher = undefined;
     for (const off of this.#unsubscribe) off();
     this.engine.stop();
     await this.sandbox.close();

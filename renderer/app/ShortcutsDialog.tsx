@@ -11,6 +11,7 @@ const SHORTCUTS: [string, string][] = [
   ["Alt+A", "Add an API"],
   ["Alt+W", "Close the tab"],
   ["← →", "Move between tabs (on the tab strip)"],
+  ["Delete", "Close the focused tab (on the tab strip)"],
   ["↑ ↓ Enter", "Move in the operation list, open an operation"],
   ["A", "Approve the focused request (inbox)"],
   ["Shift+A", "Approve and always allow (inbox)"],

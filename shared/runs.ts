@@ -89,6 +89,8 @@ export interface CallRecord {
   denyMessage?: string;
   startedAt: string;
   finishedAt?: string;
+  /** Set when the program got this call's saved result from that (parent) run instead of the network. */
+  replayedFrom?: string;
 }
 
 export interface RunListFilter {

@@ -82,6 +82,9 @@ describe("workbench run", () => {
     const program = "try { const r = await apis.petstore.createPet({ body: { name: 'Nova' } }); return r.status } catch (e) { return e.name + ': ' + e.message }";
     const pending = JSON.parse((await run(["run", "--code", "-", "--policy", "all"], program)).stdout);
     expect(pending).toMatchObject({ status: "pending", pending: { call: 0, operation: "POST /pets", method: "POST", waiting_for: "approval" } });
+    // The person sees where the credential goes, by reference.
+    const shownRun = JSON.parse((await run(["runs", "show", pending.run, "--json"])).stdout);
+    expect(shownRun.pending.request.headers.authorization).toBe("Bearer ⟦vault:demo/token⟧");
     const approved = await run(["approve", pending.run]);
     expect(approved.code).toBe(0);
     expect(JSON.parse(approved.stdout)).toMatchObject({ status: "completed", result: 201, calls: [{ status: 201, decision: "approved" }] });

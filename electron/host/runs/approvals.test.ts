@@ -153,7 +153,8 @@ describe("replay", () => {
     expect(child.status).toBe("completed");
     expect(child.result).toEqual([parent.result, 200]);
     expect(bench.count("POST", "/items")).toBe(1);
-    expect(bench.workbench.store.getCalls(child.run).map((c) => c.operation)).toEqual(["POST /items", "GET /items"]);
+    expect(bench.workbench.store.getCalls(child.run).map((c) => [c.operation, c.replayedFrom ?? null])).toEqual([["POST /items", parent.run], ["GET /items", null]]);
+    expect(child.calls.map((c) => c.replayed ?? false)).toEqual([true, false]);
     const fresh = await bench.workbench.replay(parent.run, { fresh: true, source: cli, preApprovedBy: "cli --yes" });
     expect(fresh.status).toBe("completed");
     expect(bench.count("POST", "/items")).toBe(2);

@@ -12,6 +12,8 @@ import type { CodeRun, PendingDecision } from "../../../shared/runs.ts";
 import type { Decision } from "../../../shared/envelope.ts";
 import { canonicalJson, prepareCall, recordRequest, sendPrepared, type GuestCall, type PreparedCall, type ProxyDeps } from "../proxy/pipeline.ts";
 import { isWrite } from "../proxy/policy.ts";
+import { previewCredential } from "../proxy/attach.ts";
+import { schemeFor } from "../proxy/credentials.ts";
 import { CallFailure } from "../proxy/types.ts";
 import type { HostCallAnswer } from "../sandbox/types.ts";
 import { parseCallName } from "../tools/execute-prelude.ts";
@@ -104,7 +106,7 @@ export class Attempt {
     const parentCall = this.#o.store.getCall(this.#o.run.parentId!, index);
     if (!parentCall) return;
     const { completionOrder: _order, startedAt: _s, finishedAt: _f, ...rest } = parentCall;
-    this.#o.store.recordCall({ ...rest, runId: this.#o.run.id });
+    this.#o.store.recordCall({ ...rest, runId: this.#o.run.id, replayedFrom: parentCall.replayedFrom ?? parentCall.runId });
   }
 
   async #live(index: number, guest: GuestCall, signature: string, approvedKey?: string, approvedRequest?: { method: string; url: string }): Promise<HostCallAnswer> {
@@ -135,7 +137,9 @@ export class Attempt {
     if (this.#stop) return this.#stopAnswer;
     for (const warning of prepared.warnings) this.notes.push(`workbench: call ${index}: ${warning}`);
     const operation = `${prepared.operation.method.toUpperCase()} ${prepared.operation.path}`;
-    const shown = recordRequest(prepared.request, redactor);
+    // What a person sees and approves: the exact request, the credential shown by reference.
+    const scheme = schemeFor(prepared.target, prepared.operation);
+    const shown = recordRequest(previewCredential(prepared.request, scheme, prepared.target.config.auth?.credential, prepared.target.name), redactor);
     const described = { ...base, operation, operationId: prepared.operation.id, request: shown };
 
     // The origin may differ (the demo server gets a new port per process); what was approved is the method, path and query.

@@ -15,6 +15,7 @@ export function envelopeCall(call: CallRecord, runFinished: boolean): EnvelopeCa
   if (call.durationMs !== undefined) out.duration_ms = call.durationMs;
   if (call.idempotencyKey) out.idempotency_key = call.idempotencyKey;
   if (call.decision) out.decision = call.decision;
+  if (call.replayedFrom) out.replayed = true;
   if (call.error && (call.error.name === "CallDenied" || call.error.name === "CallRejected" || call.error.name === "CallFailed" || call.error.name === "VaultDenied")) {
     out.error = { name: call.error.name, message: call.error.message };
   }

@@ -17,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "runs, calls, allow rules, pending decisions", up: createCoreTables },
   { version: 2, name: "indexes for listing and recovery", up: createListingIndexes },
   { version: 3, name: "text search (FTS5 trigram)", up: createTextSearch },
+  { version: 4, name: "calls replayed from a parent run", up: addReplayedFrom },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -191,4 +192,9 @@ function createTextSearch(db: DatabaseSync): void {
       INSERT INTO call_text (rowid, operation, operation_id) VALUES (new.seq, new.operation, new.operation_id);
     END;
   `);
+}
+
+/** A call answered from the parent run's saved result (an edit-and-re-run) names that run. */
+function addReplayedFrom(db: DatabaseSync): void {
+  db.exec("ALTER TABLE calls ADD COLUMN replayed_from TEXT");
 }

@@ -68,6 +68,7 @@ export interface CallRow {
   deny_message: Text;
   started_at: string;
   finished_at: Text;
+  replayed_from: Text;
 }
 
 export interface PendingDecisionRow {
@@ -155,6 +156,7 @@ export function callFromRow(row: CallRow): CallRecord {
     denyMessage: opt(row.deny_message),
     startedAt: row.started_at,
     finishedAt: opt(row.finished_at),
+    replayedFrom: opt(row.replayed_from),
   });
 }
 

@@ -236,15 +236,15 @@ export class CodeRunStore {
     this.#run(
       `INSERT INTO calls (run_id, idx, completion_order, api, operation, operation_id, arguments_json, arguments_hash,
                           request_json, state, http_status, response_json, result_json, error_json, duration_ms,
-                          idempotency_key, decision, decided_by, decided_at, deny_message, started_at, finished_at)
-       VALUES (?, ?, ${autoOrder ? NEXT_COMPLETION_ORDER : "?"}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                          idempotency_key, decision, decided_by, decided_at, deny_message, started_at, finished_at, replayed_from)
+       VALUES (?, ?, ${autoOrder ? NEXT_COMPLETION_ORDER : "?"}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       call.runId, call.index, autoOrder ? call.runId : (call.completionOrder ?? null),
       call.api, call.operation, call.operationId ?? null, JSON.stringify(call.arguments), call.argumentsHash,
       jsonOrNull(call.request && capBody(call.request, this.#maxBodyBytes)), state, http_status,
       jsonOrNull(call.response && capBody(call.response, this.#maxBodyBytes)), jsonOrNull(call.result), jsonOrNull(call.error),
       call.durationMs ?? null, call.idempotencyKey ?? null, call.decision ?? null, call.decidedBy ?? null,
       call.decidedAt ?? null, call.denyMessage ?? null, call.startedAt ?? this.#stamp(),
-      call.finishedAt ?? (settled ? this.#stamp() : null),
+      call.finishedAt ?? (settled ? this.#stamp() : null), call.replayedFrom ?? null,
     );
     return this.getCall(call.runId, call.index)!;
   }

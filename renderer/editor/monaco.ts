@@ -6,6 +6,7 @@
 import * as monaco from "monaco-editor";
 import EditorWorker from "monaco-editor/editor/editor.worker?worker";
 import TsWorker from "monaco-editor/language/typescript/ts.worker?worker";
+import { CONSOLE_DECLARATION } from "../../shared/program-globals.ts";
 
 declare global {
   interface Window {
@@ -40,18 +41,7 @@ ts.typescriptDefaults.setDiagnosticsOptions({
 ts.typescriptDefaults.setEagerModelSync(true);
 
 /** Globals every program has, unless the host's declarations already describe them. */
-const BASE_GLOBALS = `
-interface WorkbenchConsole {
-  /** Adds a line to the run's logs. */
-  log(...values: unknown[]): void;
-  info(...values: unknown[]): void;
-  warn(...values: unknown[]): void;
-  error(...values: unknown[]): void;
-  debug(...values: unknown[]): void;
-}
-/** Lines logged here appear in the run's logs (and in the envelope an agent reads). */
-declare const console: WorkbenchConsole;
-`;
+const BASE_GLOBALS = CONSOLE_DECLARATION;
 
 let libs: monaco.IDisposable[] = [];
 

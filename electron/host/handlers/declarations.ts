@@ -9,6 +9,7 @@
  */
 import type { Artifact, JsonSchema, Operation } from "../../../shared/artifact.ts";
 import type { JsonValue } from "../../../shared/json.ts";
+import { CONSOLE_DECLARATION } from "../../../shared/program-globals.ts";
 import { argumentsType, docComment, operationDoc, responseType, schemaType, typeName, type TsContext } from "../tools/typescript.ts";
 
 export interface DeclaredApi {
@@ -41,17 +42,7 @@ interface WorkbenchRequest {
 }
 /** Errors a program may catch from a call (error.name). */
 type WorkbenchCallError = "CallRejected" | "CallDenied" | "CallFailed" | "VaultDenied";
-interface WorkbenchConsole {
-  /** Adds a line to the run's logs. */
-  log(...values: unknown[]): void;
-  info(...values: unknown[]): void;
-  warn(...values: unknown[]): void;
-  error(...values: unknown[]): void;
-  debug(...values: unknown[]): void;
-}
-/** Lines logged here appear in the run's logs (and in the envelope an agent reads). */
-declare const console: WorkbenchConsole;
-`;
+${CONSOLE_DECLARATION}`;
 
 export function buildEditorDeclarations(apis: DeclaredApi[], vaultItems: DeclaredVaultItem[]): string {
   const parts = [PRELUDE];

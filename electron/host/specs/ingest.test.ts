@@ -264,3 +264,18 @@ describe("ingest: refusals", () => {
     expect(ingest(big, { maxNodes: 1_000 })).toMatchObject({ ok: false, error: { code: "too-large" } });
   });
 });
+
+describe("a schema that refers to the whole document", () => {
+  // Found by the property test: `{"$ref": "#"}` made the whole spec (paths included) a "schema".
+  it("is reported and accepts any value instead", () => {
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "Root ref", version: "1" },
+      paths: { "/x": { get: { operationId: "getX", responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#" } } } } } } } },
+    };
+    const artifact = artifactOf(ingest(JSON.stringify(doc)));
+    expect(artifact.operations[0]!.responses["200"]!.content!["application/json"]!.schema).toEqual({ "x-unresolved-ref": "#" });
+    expect(artifact.warnings).toContainEqual(expect.objectContaining({ code: "unresolved-ref", message: expect.stringMatching(/the whole document, not a schema/) }));
+    expect(Object.keys(artifact.schemas)).toEqual([]);
+  });
+});

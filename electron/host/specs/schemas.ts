@@ -198,6 +198,10 @@ export class SchemaCollector {
     }
     const known = this.pointerNames.get(parsed.pointer);
     if (known) return SCHEMA_REF_PREFIX + known;
+    if (parsed.tokens.length === 0) {
+      this.report.add("unresolved-ref", pointer, `the schema refers to ${JSON.stringify(ref)}, which is the whole document, not a schema; it accepts any value`);
+      return { "x-unresolved-ref": ref };
+    }
     const target = valueAt(this.doc, parsed.tokens);
     if (target === undefined || !(isObject(target) || typeof target === "boolean")) {
       const why = target === undefined ? "which does not exist in the document" : `which is ${describeValue(target)}, not a schema`;

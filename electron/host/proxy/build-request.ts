@@ -37,9 +37,27 @@ function styleOf(param: Parameter | undefined): StyleOptions {
   return { style: param.style, explode: param.explode, allowReserved: param.allowReserved, contentType: param.content ? Object.keys(param.content)[0] : undefined };
 }
 
+/** Per operation, computed once: its parameters by location and name, and its Accept header. */
+interface OperationShape {
+  params: Record<Parameter["in"], Map<string, Parameter>>;
+  accept: string;
+}
+const shapes = new WeakMap<Operation, OperationShape>();
+
+function shapeOf(operation: Operation): OperationShape {
+  let shape = shapes.get(operation);
+  if (!shape) {
+    const byLocation = (location: Parameter["in"]) => new Map(operation.parameters.filter((p) => p.in === location).map((p) => [location === "header" ? p.name.toLowerCase() : p.name, p]));
+    shape = { params: { path: byLocation("path"), query: byLocation("query"), header: byLocation("header"), cookie: byLocation("cookie") }, accept: acceptFor(operation) };
+    shapes.set(operation, shape);
+  }
+  return shape;
+}
+
 export async function buildRequest(inputs: BuildInputs): Promise<OutgoingRequest> {
   const { target, operation, call } = inputs;
-  const params = (location: Parameter["in"]) => new Map(operation.parameters.filter((p) => p.in === location).map((p) => [location === "header" ? p.name.toLowerCase() : p.name, p]));
+  const shape = shapeOf(operation);
+  const params = (location: Parameter["in"]) => shape.params[location];
 
   // Path: the template with each parameter serialised and encoded.
   const pathParams = params("path");
@@ -70,7 +88,7 @@ export async function buildRequest(inputs: BuildInputs): Promise<OutgoingRequest
   }
   const cookies = Object.entries(call.cookies).map(([name, value]) => serializeCookieParam(name, value));
   if (cookies.length) headers.cookie = cookies.join("; ");
-  if (!headers.accept) headers.accept = acceptFor(operation);
+  if (!headers.accept) headers.accept = shape.accept;
 
   const out: OutgoingRequest = { method: operation.method.toUpperCase(), url, headers };
   if (call.body !== undefined) {

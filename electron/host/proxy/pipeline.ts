@@ -15,7 +15,7 @@ import { parseBindingForm, parseRequestForm } from "./call-args.ts";
 import { credentialHeaderNames, schemeFor, type CredentialResolver, type Destination, type ResolveRequest } from "./credentials.ts";
 import { matchPath, operationById } from "./match.ts";
 import { checkPolicy, type PolicyVerdict } from "./policy.ts";
-import { readResponse } from "./response.ts";
+import { readResponse, redactEach } from "./response.ts";
 import { sendRequest } from "./send.ts";
 import { CallFailure, type ApiTarget, type CallRequest, type CallResponse, type OutgoingRequest } from "./types.ts";
 import { findReferences, substituteReferences, type VaultReader } from "../vault/references.ts";
@@ -234,8 +234,10 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function recordRequest(request: OutgoingRequest, redactor: Redactor): RecordedRequest {
-  const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, redactor.redact(v)]));
-  const recorded: RecordedRequest = { method: request.method, url: redactor.redact(request.url.href), headers };
+  const entries = Object.entries(request.headers);
+  const [url, ...values] = redactEach([request.url.href, ...entries.map(([, v]) => v)], (text) => redactor.redact(text));
+  const headers = Object.fromEntries(entries.map(([k], i) => [k, values[i]!]));
+  const recorded: RecordedRequest = { method: request.method, url: url!, headers };
   if (request.bodyPreview !== undefined) recorded.body = redactor.redact(request.bodyPreview);
   return recorded;
 }

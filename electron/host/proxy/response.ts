@@ -17,6 +17,8 @@ export const DEFAULT_RESPONSE_HEADERS = ["content-type", "content-length", "loca
 /** Binary bodies up to this size reach the program as base64; larger ones as a summary. */
 export const MAX_BINARY_INLINE = 256 * 1024;
 
+const utf8 = new TextDecoder();
+
 export interface ReadResponse {
   response: CallResponse;
   recorded: RecordedResponse;
@@ -26,10 +28,16 @@ export function readResponse(raw: RawResponse, allowHeaders: string[], redact: (
   const allow = new Set([...DEFAULT_RESPONSE_HEADERS, ...allowHeaders.map((h) => h.toLowerCase())]);
   const headers: Record<string, string> = {};
   const recordedHeaders: Record<string, string> = {};
+  const names: string[] = [];
+  const values: string[] = [];
   raw.headers.forEach((value, name) => {
-    const clean = redact(value);
+    names.push(name);
+    values.push(value);
+  });
+  redactEach(values, redact).forEach((clean, i) => {
+    const name = names[i]!;
     recordedHeaders[name] = clean;
-    if (allow.has(name.toLowerCase())) headers[name.toLowerCase()] = clean;
+    if (allow.has(name)) headers[name] = clean;
   });
   const contentType = raw.headers.get("content-type") ?? "";
   const type = contentType.split(";")[0]!.trim().toLowerCase();
@@ -39,7 +47,7 @@ export function readResponse(raw: RawResponse, allowHeaders: string[], redact: (
   }
   const json = /^application\/([\w.-]+\+)?json$/.test(type) || (!type && looksLikeJson(bytes));
   if (json || isTextual(type) || (!type && isUtf8(bytes))) {
-    const text = redact(new TextDecoder().decode(bytes));
+    const text = redact(utf8.decode(bytes));
     let body: JsonValue = text;
     if (json) {
       try {
@@ -47,7 +55,7 @@ export function readResponse(raw: RawResponse, allowHeaders: string[], redact: (
       } catch {
         // Redaction inside an escape sequence could break the JSON: parse the original and redact the values instead.
         try {
-          body = redactJson(JSON.parse(new TextDecoder().decode(bytes)) as JsonValue);
+          body = redactJson(JSON.parse(utf8.decode(bytes)) as JsonValue);
         } catch {
           body = text; // an upstream that lies about JSON: give the program the text
         }
@@ -62,6 +70,17 @@ export function readResponse(raw: RawResponse, allowHeaders: string[], redact: (
     response: { status: raw.status, headers, body: { binary: summary } },
     recorded: { status: raw.status, headers: recordedHeaders, body: Buffer.from(bytes).toString("base64"), bodyEncoding: "base64" },
   };
+}
+
+/**
+ * Redacts several short strings in one pass (a call's headers): one scan
+ * instead of one per header. NUL never occurs in header values or secrets.
+ */
+export function redactEach(texts: string[], redact: (text: string) => string): string[] {
+  if (texts.length === 0) return texts;
+  const joined = redact(texts.join("\u0000"));
+  const parts = joined.split("\u0000");
+  return parts.length === texts.length ? parts : texts.map(redact);
 }
 
 function isTextual(type: string): boolean {

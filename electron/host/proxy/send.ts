@@ -29,8 +29,18 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export async function sendRequest(request: OutgoingRequest, opts: SendOptions): Promise<RawResponse> {
   const doFetch = opts.fetch ?? fetch;
-  const timeout = AbortSignal.timeout(opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
+  // One controller for the API's timeout and the run's cancellation; both cleared when the call ends,
+  // so a thousand calls do not leave a thousand timers (AbortSignal.timeout) or listeners behind.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error("timeout"));
+  }, opts.timeoutMs);
+  const cancel = () => controller.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) cancel();
+  opts.signal?.addEventListener("abort", cancel, { once: true });
+  const signal = controller.signal;
   const where = `${request.url.origin}${request.url.pathname}`; // never the query: it may hold an API key
   let url = request.url;
   let method = request.method;
@@ -60,8 +70,11 @@ export async function sendRequest(request: OutgoingRequest, opts: SendOptions): 
   } catch (err) {
     if (err instanceof CallFailure) throw err;
     if (opts.signal?.aborted) throw new CallFailure("CallFailed", `the run was cancelled while waiting for ${where}`);
-    if (timeout.aborted) throw new CallFailure("CallFailed", `no answer from ${where} within ${opts.timeoutMs} ms (the API's timeout)`);
+    if (timedOut) throw new CallFailure("CallFailed", `no answer from ${where} within ${opts.timeoutMs} ms (the API's timeout)`);
     throw new CallFailure("CallFailed", `could not reach ${where}: ${networkReason(err)}`);
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", cancel);
   }
 }
 

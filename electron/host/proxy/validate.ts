@@ -81,10 +81,10 @@ export function validateCall(artifact: Artifact, operation: Operation, call: Cal
     }
     if (!param.schema) continue;
     const fn = compiled(artifact, `${operation.id}:${param.in}:${param.name}`, param.schema, true);
-    // Coercion rewrites the value ("10" → 10) in a copy, so the request still sends what the program gave.
-    const holder = { value: structuredClone(value) };
     if (fn instanceof Error) continue; // a broken schema in the spec: not the call's fault
-    if (!fn(holder.value)) issues.push(...describeErrors(fn.errors ?? [], `${param.in}.${param.name}`));
+    // Coercion rewrites values ("10" → 10) inside objects and arrays: check a copy, so the request sends what the program gave.
+    const checked = value !== null && typeof value === "object" ? structuredClone(value) : value;
+    if (!fn(checked)) issues.push(...describeErrors(fn.errors ?? [], `${param.in}.${param.name}`));
   }
   issues.push(...validateBody(artifact, operation, call));
   return issues;

@@ -61,7 +61,7 @@ export function searchDescription(apis: DescribedApi[]): string {
 
 specs.<api> has:
 - paths[path][method]: {operationId, summary, description, tags, deprecated, parameters, requestBody, responses, security}; $refs resolved, cycles shown as {"$circular": "Name"}
-- operations: [{id, method, path, summary, tags, parameters, body, deprecated}], compact and cheapest to scan
+- operations: [{id, method, path, summary, tags, parameters, deprecated}], compact and cheapest to scan (parameters: names, "?" when optional, "body" for a request body)
 - find(text, limit?): operations mentioning every word, best first
 - operation(id): one operation in full; schema(name); schemaNames; components.schemas
 - declaration(id): the TypeScript signature of apis.<api>.<id>(), to call it right the first time

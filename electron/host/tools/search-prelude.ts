@@ -35,7 +35,15 @@ export function searchPrelude(apiNames: string[]): string {
       }
       return heads;
     });
-    lazy(api, "operations", () => r({ q: "operations" }));
+    lazy(api, "operations", () => {
+      const table = r({ q: "operations" });
+      if (!table) return [];
+      const list = (text) => (text ? text.split("\\u001f") : []);
+      return table.split("\\n").map((line) => {
+        const f = line.split("\\t");
+        return { id: f[0], method: f[1], path: f[2], summary: f[3] || null, tags: list(f[4]), parameters: list(f[5]), deprecated: f[6] === "1" };
+      });
+    });
     lazy(api, "schemaNames", () => r({ q: "schemaNames" }));
     lazy(api, "components", () => {
       const schemas = {};

@@ -26,15 +26,14 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Envelope } from "../../../shared/envelope.ts";
 import type { RunSource } from "../../../shared/runs.ts";
-import { DEFAULT_TOOL_NAMES, executeDescription, getRunDescription, searchDescription, type DescribedApi, type ToolNames } from "../tools/descriptions.ts";
-import { forAgent } from "../runs/envelope.ts";
+import type { ToolNames } from "../tools/descriptions.ts";
+import { DEFAULT_MAX_RESULT_TOKENS, toolDefinitions, toolNames, type ToolDefinition } from "../tools/definitions.ts";
+import { runView } from "../tools/run-view.ts";
 import type { Workbench } from "../workbench.ts";
-import { runView } from "./outcome.ts";
 import { RunWatch } from "./run-watch.ts";
 
-export const DEFAULT_MAX_RESULT_TOKENS = 6_000;
+export { DEFAULT_MAX_RESULT_TOKENS };
 export const SERVER_NAME = "codemode-workbench";
-const MAX_CODE_CHARS = 1024 * 1024;
 const RESOURCE_SCHEME = "coderun://";
 const VERSION = (createRequire(import.meta.url)("../../../package.json") as { version: string }).version;
 
@@ -56,7 +55,7 @@ export interface McpSession {
 }
 
 export function createMcpSession(workbench: Workbench, options: McpSessionOptions = {}): McpSession {
-  const names: ToolNames = { ...DEFAULT_TOOL_NAMES, ...options.toolNames };
+  const names: ToolNames = toolNames({ names: options.toolNames ?? {} });
   const maxTokens = options.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS;
   const log = options.log ?? (() => {});
   const server = new Server(
@@ -93,35 +92,23 @@ export function createMcpSession(workbench: Workbench, options: McpSessionOption
     if (event.type === "apis.changed" && !closed) void server.sendToolListChanged().catch(() => {});
   });
 
-  const describedApis = async (): Promise<DescribedApi[]> => {
-    await workbench.apis.refresh();
-    return workbench.apis.list().map((t) => ({ name: t.name, artifact: t.artifact }));
-  };
+  const tools = () => toolDefinitions(workbench, { names, maxResultTokens: maxTokens });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const apis = await describedApis();
-    return { tools: toolList(names, apis) };
-  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await tools()).map(toListedTool) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
-    if (name === names.getRun) {
-      const runId = args.run;
-      if (typeof runId !== "string" || !runId) return failure(`${names.getRun} needs {"run": "<run id>"}, the run field of an execute answer`);
-      const view = runView(workbench.store, runId, maxTokens);
-      if (!view) return failure(`there is no run ${runId}; the id is the "run" field of an execute answer`);
-      return text(view);
-    }
-    const tool = name === names.search ? "search" : name === names.execute ? "read_only" : name === names.mutations ? "all" : undefined;
+    const tool = (await tools()).find((t) => t.name === name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}; the tools are ${Object.values(names).join(", ")}`);
-    const code = args.code;
-    if (typeof code !== "string" || !code.trim()) return failure(`${name} needs {"code": "<an async arrow function>"}`);
-    if (code.length > MAX_CODE_CHARS) return failure(`the program is longer than ${MAX_CODE_CHARS} characters; send a shorter one`);
-    const envelope = tool === "search" ? await workbench.search(code, source()) : await workbench.execute({ code, policy: tool, source: source() });
-    if (envelope.run) started.push(envelope.run);
-    if (started.length > 200) started.splice(0, started.length - 200);
-    if (envelope.status === "pending") watch.watch(envelope.run);
-    return { ...text(forAgent(envelope, maxTokens)), ...(envelope.status === "failed" ? { isError: true } : {}) };
+    const answer = await tool.handler(args, { source: source() });
+    if (!answer.ok) return failure(answer.message);
+    const envelope = answer.envelope;
+    if (envelope?.run) {
+      started.push(envelope.run);
+      if (started.length > 200) started.splice(0, started.length - 200);
+      if (envelope.status === "pending") watch.watch(envelope.run);
+    }
+    return { ...text(answer.value), ...(answer.failed ? { isError: true } : {}) };
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
@@ -161,39 +148,9 @@ export function createMcpSession(workbench: Workbench, options: McpSessionOption
   };
 }
 
-export function toolList(names: ToolNames, apis: DescribedApi[]): Tool[] {
-  const code = (what: string) => ({
-    type: "object" as const,
-    properties: { code: { type: "string", description: what } },
-    required: ["code"],
-    additionalProperties: false,
-  });
-  return [
-    {
-      name: names.search,
-      description: searchDescription(apis),
-      inputSchema: code("An async arrow function over `specs`, e.g. async () => specs.petstore.find(\"pet\", 10)"),
-      annotations: { title: "Search the API specs", readOnlyHint: true, openWorldHint: false },
-    },
-    {
-      name: names.execute,
-      description: executeDescription(apis, "read_only", names),
-      inputSchema: code("An async arrow function (or a function body) that calls apis.<api>.<operation>(...) and returns a small result"),
-      annotations: { title: "Run a read-only program", readOnlyHint: true, openWorldHint: true },
-    },
-    {
-      name: names.mutations,
-      description: executeDescription(apis, "all", names),
-      inputSchema: code("An async arrow function (or a function body); its writes wait for a person's approval"),
-      annotations: { title: "Run a program that may write (approved by a person)", readOnlyHint: false, destructiveHint: true, openWorldHint: true },
-    },
-    {
-      name: names.getRun,
-      description: getRunDescription(),
-      inputSchema: { type: "object", properties: { run: { type: "string", description: "The run id, e.g. run_abc123" } }, required: ["run"], additionalProperties: false },
-      annotations: { title: "Read a code run", readOnlyHint: true, openWorldHint: false },
-    },
-  ];
+/** A tool as `tools/list` shows it: the definition without its handler. */
+function toListedTool({ handler: _handler, ...tool }: ToolDefinition): Tool {
+  return tool;
 }
 
 function runIdOf(uri: string): string | undefined {

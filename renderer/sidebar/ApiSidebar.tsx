@@ -69,6 +69,15 @@ export function ApiSidebar({ apis, error, loading, filterRef }: { apis: ApiSumma
   });
 
   const clampedFocus = Math.min(focusIndex, Math.max(0, rows.length - 1));
+
+  // The list filters a frame behind the text box (useDeferredValue); keys pressed in the box act on what was typed.
+  const rowsForTyped = () => (deferredText === text ? rows : buildRows({ apis: apis ?? [], operations, collapsedApis, toggledGroups, mode, filter: { text, methods, tag } }));
+  const [pendingFocus, setPendingFocus] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    if (pendingFocus === undefined || deferredText !== text) return;
+    setPendingFocus(undefined);
+    focusRow(pendingFocus);
+  });
   const focusRow = (index: number) => {
     const i = Math.max(0, Math.min(rows.length - 1, index));
     setFocusIndex(i);
@@ -113,12 +122,14 @@ export function ApiSidebar({ apis, error, loading, filterRef }: { apis: ApiSumma
           onKeyDown={(e) => {
             if (e.key === "ArrowDown") {
               e.preventDefault();
-              focusRow(rows.findIndex((r) => r.kind === "op"));
+              const index = rowsForTyped().findIndex((r) => r.kind === "op");
+              if (deferredText === text) focusRow(index);
+              else setPendingFocus(index);
             } else if (e.key === "Escape" && text) {
               e.preventDefault();
               setText("");
             } else if (e.key === "Enter") {
-              const first = rows.find((r) => r.kind === "op");
+              const first = rowsForTyped().find((r) => r.kind === "op");
               if (first) activate(first);
             }
           }}

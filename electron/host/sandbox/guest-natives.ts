@@ -61,7 +61,9 @@ export function installNatives(ctx: QuickJSContext, hooks: NativeHooks): QuickJS
       hooks.post({ type: "host-log", message: `sandbox: dataset reader for "${name}" threw: ${err instanceof Error ? err.stack : String(err)}` });
       throw new Error(`__host.read: reading dataset "${name}" failed`, { cause: err });
     }
-    return ctx.newString(JSON.stringify(value ?? null) ?? "null");
+    // A string answer (a big table, a declaration) crosses as is, marked "s"; anything else as JSON, marked "j":
+    // encoding a 200 KB string as JSON only to parse it back in the guest costs more than the read itself.
+    return ctx.newString(typeof value === "string" ? `s${value}` : `j${JSON.stringify(value ?? null) ?? "null"}`);
   });
 
   const log = logNative(ctx, hooks);

@@ -63,6 +63,7 @@
   const dateToString = Date.prototype.toString;
   const natCall = natives.call;
   const natRead = natives.read;
+  const sliceString = String.prototype.slice;
   const natLog = natives.log;
   const natFinish = natives.finish;
 
@@ -221,7 +222,9 @@
     read(dataset, query) {
       if (typeof dataset !== "string") throw new TypeErrorCtor("__host.read: the dataset name must be a string");
       const text = query === undefined ? "null" : toJsonText(query);
-      return parse(natRead(dataset, text === undefined ? "null" : text));
+      const answer = natRead(dataset, text === undefined ? "null" : text);
+      const body = apply(sliceString, answer, [1]);
+      return answer[0] === "s" ? body : parse(body);
     },
   });
   defineProperty(global, "__host", { value: host, writable: false, configurable: false, enumerable: false });

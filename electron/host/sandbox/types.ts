@@ -81,6 +81,7 @@ export interface RunRequest {
  *       to the pool's log. Calls past `maxCalls` end the run (`CallLimit`).
  *   __host.read(dataset: string, query: any): any
  *       synchronous; the worker answers from the dataset (see DatasetReader).
+ *       A string answer crosses as is; anything else as a JSON copy.
  * A run ends when the program's promise settles: calls still in flight then are
  * abandoned (the handler keeps running; its answer is ignored).
  */

@@ -75,17 +75,24 @@ export function registerServeCommands(program: Command, io: CliIo): void {
     });
 }
 
-/** `signal` resolves with the first SIGINT, SIGTERM or SIGHUP (which then no longer kill the process); `dispose` gives them back. */
+/**
+ * `signal` resolves with the first SIGINT, SIGTERM or SIGHUP. Later ones do not
+ * kill the process mid-shutdown (a `kill` of the process group and a forwarded
+ * signal often arrive together, and the lockfile must still be removed); a
+ * third one gives up and exits. `dispose` gives the signals back.
+ */
 export function signalWaiter(): { signal: Promise<NodeJS.Signals>; dispose(): void } {
   const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+  let received = 0;
   let handler: (signal: NodeJS.Signals) => void = () => {};
   const dispose = () => {
     for (const s of signals) process.off(s, handler);
   };
   const signal = new Promise<NodeJS.Signals>((resolve) => {
-    handler = (received) => {
-      dispose();
-      resolve(received);
+    handler = (name) => {
+      received += 1;
+      if (received === 1) resolve(name);
+      else if (received >= 3) process.exit(1);
     };
     for (const s of signals) process.on(s, handler);
   });

@@ -5,7 +5,7 @@
  * decision finishes the waiting call's record and starts the next attempt from
  * the top with the same clock and seed; saved calls are replayed, never re-sent.
  */
-import { randomBytes, randomInt } from "node:crypto";
+import { randomInt } from "node:crypto";
 import type { Envelope, RunFailureReason } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
 import type { CodeRun, PendingDecision, RunPolicy, RunSource } from "../../../shared/runs.ts";
@@ -71,10 +71,6 @@ export type DecideResult =
 
 export const DEFAULT_DECISION_TTL_MS = 30 * 60 * 1000;
 
-export function newRunId(): string {
-  return `run_${randomBytes(9).toString("base64url")}`;
-}
-
 export class RunEngine {
   readonly #o: RunEngineOptions;
   readonly #now: () => number;
@@ -95,7 +91,6 @@ export class RunEngine {
     const parent = request.parentId ? this.#o.store.getRun(request.parentId) : undefined;
     if (request.parentId && !parent) return this.#unavailable(`no run ${request.parentId} to replay from`);
     const run = this.#o.store.createRun({
-      id: newRunId(),
       ...(parent ? { parentId: parent.id } : {}),
       source: request.source,
       tool: "execute",

@@ -20,10 +20,7 @@ import type {
   CodeRun,
   PendingDecision,
   RunListFilter,
-  RunPolicy,
-  RunSource,
   RunSummary,
-  RunTool,
 } from "../../../shared/runs.ts";
 import { capBody, DEFAULT_MAX_BODY_BYTES } from "./body-cap.ts";
 import { apisOfRun, buildListQuery, SUMMARY_BY_ID } from "./list-query.ts";
@@ -56,19 +53,8 @@ export interface CodeRunStoreOptions {
   isProcessAlive?: (pid: number) => boolean;
 }
 
-export interface NewRun {
-  /** Chosen by the caller when it must know the id first; generated otherwise. */
-  id?: string;
-  parentId?: string;
-  source: RunSource;
-  tool: RunTool;
-  policy: RunPolicy;
-  program: string;
-  clock: number;
-  seed: number;
-  /** Default `running`. */
-  status?: RunStatus;
-}
+/** A run as created: the id is generated unless given, the status is `running` unless given. */
+export type NewRun = Pick<CodeRun, "source" | "tool" | "policy" | "program" | "clock" | "seed"> & Partial<Pick<CodeRun, "id" | "parentId" | "status">>;
 
 /** Fields a run may change after creation. `null` clears an optional field. */
 export interface RunPatch {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newRunId, outcomeToEnvelope } from "./envelope.ts";
+import { outcomeToEnvelope } from "./envelope.ts";
 import type { RunFacts, RunOutcome } from "./types.ts";
 
 const facts: RunFacts = { logs: ["hello"], logsTruncated: false, clock: 0, seed: 1, calls: 0, cpuMs: 1, wallMs: 2 };
@@ -32,12 +32,5 @@ describe("outcomeToEnvelope", () => {
     const envelope = outcomeToEnvelope("run_4", { status: "suspended", callIndex: 0, ...facts }, { calls: [{ index: 0, api: "pets", operation: "POST /pets", status: "pending" }], pending });
     expect(Object.keys(envelope)).toEqual(["run", "status", "calls", "logs", "pending"]);
     expect(envelope.status).toBe("pending");
-  });
-});
-
-describe("newRunId", () => {
-  it("is run_ and 16 hex digits from the injected random source", () => {
-    expect(newRunId((n) => Buffer.alloc(n, 0xab))).toBe("run_abababababababab");
-    expect(newRunId()).toMatch(/^run_[0-9a-f]{16}$/);
   });
 });

@@ -4,7 +4,6 @@
  * of a long envelope keeps the record of what the program did. The CLI prints
  * it; the tools layer adds the calls and the pending request it knows about.
  */
-import { randomBytes } from "node:crypto";
 import type { Envelope, EnvelopeCall, EnvelopePending } from "../../../shared/envelope.ts";
 import type { RunOutcome } from "./types.ts";
 
@@ -27,9 +26,4 @@ export function outcomeToEnvelope(runId: string, outcome: RunOutcome, extras: En
   // Syntax errors already name their position; a runtime error gets it appended.
   const where = at && !message.endsWith(`(line ${at.line}, column ${at.column})`) ? ` (line ${at.line}, column ${at.column})` : "";
   return { run: runId, status: "failed", calls, logs: outcome.logs, error: { reason, name, message: `${message}${where}` } };
-}
-
-/** `run_` and 16 random hex digits. */
-export function newRunId(random: (bytes: number) => Buffer = randomBytes): string {
-  return `run_${random(8).toString("hex")}`;
 }

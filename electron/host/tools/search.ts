@@ -9,7 +9,6 @@ import { randomInt } from "node:crypto";
 import type { Envelope } from "../../../shared/envelope.ts";
 import type { RunSource } from "../../../shared/runs.ts";
 import type { ApiTarget } from "../proxy/types.ts";
-import { newRunId } from "../runs/engine.ts";
 import type { CodeRunStore } from "../runs/store.ts";
 import { outcomeToEnvelope } from "../sandbox/envelope.ts";
 import type { Dataset, RunLimits, RunOutcome, RunRequest } from "../sandbox/types.ts";
@@ -30,7 +29,7 @@ export interface SearchDeps {
 export async function runSearch(deps: SearchDeps, request: { code: string; source: RunSource; limits?: Partial<RunLimits> }): Promise<Envelope> {
   const clock = (deps.now ?? Date.now)();
   const seed = randomInt(0, 2 ** 31);
-  const run = deps.store.createRun({ id: newRunId(), source: request.source, tool: "search", policy: "read_only", program: request.code, clock, seed });
+  const run = deps.store.createRun({ source: request.source, tool: "search", policy: "read_only", program: request.code, clock, seed });
   const datasets: Record<string, Dataset> = {};
   for (const target of deps.apis) {
     datasets[target.name] = { key: target.artifact.hash, load: () => deps.artifactText(target), reader: SPEC_READER_URL };

@@ -41,9 +41,35 @@ export type ValidationMode = z.infer<typeof validationMode>;
 
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "must be an HTTP header name");
 
+/**
+ * Why `url` cannot be an API's base URL, or undefined when it can: http or
+ * https only, and nothing a path could not follow (user info, a query, a
+ * fragment). User info would sit in plain text in the registry, call records
+ * and HAR; credentials belong in the vault.
+ */
+export function baseUrlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `${JSON.stringify(url.slice(0, 200))} is not a URL`;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return `a base URL must be http or https, not ${parsed.protocol.replace(/:$/, "")}:`;
+  if (parsed.username || parsed.password) {
+    return "a base URL may not carry a user name or password: store the secret in the vault (workbench vault set) and give the API an auth scheme and a credential (--auth-scheme, --credential vault:item/field)";
+  }
+  if (parsed.search || parsed.hash) return "a base URL may not have a query or a fragment: an API key in the query belongs in the vault, sent by an apiKey auth scheme";
+  return undefined;
+}
+
+const baseUrl = z.string().superRefine((url, ctx) => {
+  const problem = baseUrlProblem(url);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
 export const apiConfig = z
   .object({
-    baseUrl: z.string().url().optional(),
+    baseUrl: baseUrl.optional(),
     auth: authConfig.optional(),
     /** JSON values the program reads as `context.<api>`; never secrets. */
     sandboxGlobals: z.record(z.string(), z.json()).optional(),

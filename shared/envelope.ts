@@ -49,8 +49,11 @@ export interface EnvelopeCall {
   decision?: Decision;
   /** Set when the result came from an earlier run instead of the network. */
   replayed?: boolean;
+  /** The upstream answered 401 to the first request; the call was sent again once with a refreshed credential. */
+  retried_after_401?: true;
   note?: string;
-  error?: { name: CallErrorName; message: string };
+  /** `details` is data the program can branch on, e.g. CallFailed's `{reason: "timeout"}`. */
+  error?: { name: CallErrorName; message: string; details?: JsonValue };
 }
 
 export interface EnvelopeError {
@@ -70,6 +73,8 @@ export interface EnvelopePending {
   arguments: JsonValue;
   waiting_for: "approval";
   expires_at?: string;
+  /** Asked again: a person approved this call before, and the request changed since. */
+  changes?: string[];
   /** How to learn the outcome later. */
   next: string;
 }

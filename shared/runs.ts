@@ -80,7 +80,7 @@ export interface CallRecord {
   response?: RecordedResponse;
   /** What the program received (the `{status, headers, body}` or the error), for replay. */
   result?: JsonValue;
-  error?: { name: string; message: string };
+  error?: { name: string; message: string; details?: JsonValue };
   durationMs?: number;
   idempotencyKey?: string;
   decision?: Decision;
@@ -91,6 +91,22 @@ export interface CallRecord {
   finishedAt?: string;
   /** Set when the program got this call's saved result from that (parent) run instead of the network. */
   replayedFrom?: string;
+  /**
+   * sha256 of the request as a person saw it when asked (method, URL, headers
+   * with references and the credential by reference, body): what an approval
+   * binds to. At send time the request is rebuilt; any difference asks again.
+   */
+  requestFingerprint?: string;
+  /** The first exchange of a call that got 401 and was retried once with a refreshed credential. */
+  firstAttempt?: FirstAttempt;
+}
+
+/** One request the upstream received and answered, before the call's final exchange. */
+export interface FirstAttempt {
+  reason: "retried_after_401";
+  request: RecordedRequest;
+  response: RecordedResponse;
+  durationMs: number;
 }
 
 export interface RunListFilter {
@@ -146,4 +162,6 @@ export interface PendingDecision {
   requestedBy: RunSource;
   requestedAt: string;
   expiresAt?: string;
+  /** Set when a person approved this call before and the request changed since: what changed, in words. */
+  changes?: string[];
 }

@@ -64,7 +64,7 @@ describe("workbench api", () => {
       [["api", "add", "pets", swagger2, "--auth-scheme", "oauth"], 'error: the spec has no security scheme "oauth"; it defines "api_key", "petstore_auth"\n'],
       [["api", "add", "pets", swagger2, "--credential", "hunter2"], 'error: --credential must be a vault reference like vault:github/token, not "hunter2" (store the secret with: workbench vault set <item>/<field> --stdin)\n'],
       [["api", "add", "pets", swagger2, "--credential", "vault:pets/key"], "error: the spec has several security schemes; pick one with --auth-scheme (api_key, petstore_auth)\n"],
-      [["api", "add", "pets", swagger2, "--base-url", "not a url"], "error: baseUrl: Invalid URL\n"],
+      [["api", "add", "pets", swagger2, "--base-url", "not a url"], "error: baseUrl: \"not a url\" is not a URL\n"],
       [["api", "add", "todos", goSwagger], "error: the spec's server URL /api/v1 is relative and the spec did not come from a URL to resolve it against; give a base URL (--base-url https://...)\n"],
       [["api", "add", "petstore", swagger2], 'error: an API named "petstore" is already registered; remove it first or pick another name\n'],
       [["api", "add", "pets", join(dataDir, "nope.json")], `error: ${join(dataDir, "nope.json")}: no such file: ${join(dataDir, "nope.json")}\n`],

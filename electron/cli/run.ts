@@ -8,11 +8,12 @@
  * (an unreadable program file, a bad flag, an unusable --spec).
  */
 import { Option, type Command } from "commander";
-import { apiConfig } from "../../shared/api-config.ts";
+import { apiConfig, apiNameProblem } from "../../shared/api-config.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import { forAgent } from "../host/runs/envelope.ts";
 import type { RunLimits } from "../host/sandbox/types.ts";
 import { defaultBaseUrl } from "../host/specs/base-url.ts";
+import { describeConfigIssues } from "../host/specs/registry.ts";
 import { loadSpecSource } from "../host/specs/source.ts";
 import type { Workbench } from "../host/workbench.ts";
 import { positiveInteger, withWorkbench, type DataDirFlag } from "./context.ts";
@@ -140,6 +141,11 @@ async function addOneOffSpecs(workbench: Workbench, specs: string[]): Promise<vo
     const m = /^([A-Za-z_$][\w$]*)=(.+?)(?:,base=(.+))?$/.exec(spec);
     if (!m) throw new CliError(`--spec ${spec}: expected name=<file|url> or name=<file|url>,base=<URL>`);
     const [, name, location, base] = m as unknown as [string, string, string, string | undefined];
+    // One-off APIs follow the registry's naming rules, and may not stand in for a registered API:
+    // they would inherit its vault permissions and allow rules while sending to a URL given on the command line.
+    const nameProblem = apiNameProblem(name);
+    if (nameProblem) throw new CliError(`--spec ${name}: ${nameProblem}`);
+    if (workbench.registry.entry(name)) throw new CliError(`--spec ${name}: an API named "${name}" is registered; a one-off API needs a name of its own (it gets no vault access and no allow rules)`);
     const loaded = await loadSpecSource(location);
     if (!loaded.ok) throw new CliError(`--spec ${name}: ${loaded.error.message}`);
     const { result } = workbench.registry.store.ingest(loaded.text);
@@ -151,7 +157,7 @@ async function addOneOffSpecs(workbench: Workbench, specs: string[]): Promise<vo
       baseUrl = fallback.url;
     }
     const config = apiConfig.safeParse({ baseUrl });
-    if (!config.success) throw new CliError(`--spec ${name}: base URL ${baseUrl} is not a URL`);
-    workbench.apis.addOneOff({ name, artifact: result.artifact, config: config.data, baseUrl: baseUrl.replace(/\/+$/, "") });
+    if (!config.success) throw new CliError(`--spec ${name}: ${describeConfigIssues(config.error.issues)}`);
+    workbench.apis.addOneOff({ name, artifact: result.artifact, config: config.data, baseUrl: baseUrl.replace(/\/+$/, ""), oneOff: true });
   }
 }

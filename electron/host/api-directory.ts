@@ -5,7 +5,7 @@
  * APIs (`--spec` on the command line) sit on top without being registered.
  */
 import type { ApiTarget } from "./proxy/types.ts";
-import { resolveBaseUrl, type DemoUpstream } from "./specs/demo-upstream.ts";
+import { DEMO_BOUND_BASE_URL, resolveBaseUrl, type DemoUpstream } from "./specs/demo-upstream.ts";
 import type { ApiRegistry } from "./specs/registry.ts";
 
 export class ApiDirectory {
@@ -44,7 +44,8 @@ export class ApiDirectory {
       }
       try {
         const baseUrl = await resolveBaseUrl(entry, this.#demo);
-        targets.set(entry.name, { name: entry.name, artifact: loaded.value.artifact, config: entry.config, baseUrl });
+        const runtimeUrl = entry.baseUrl === undefined && entry.source.kind === "demo";
+        targets.set(entry.name, { name: entry.name, artifact: loaded.value.artifact, config: entry.config, baseUrl, ...(runtimeUrl ? { boundBaseUrl: DEMO_BOUND_BASE_URL } : {}) });
       } catch (err) {
         this.#problems.set(entry.name, err instanceof Error ? err.message : String(err));
       }

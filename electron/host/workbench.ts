@@ -117,10 +117,11 @@ export class Workbench {
     const demo = new DemoUpstream({ token: DEMO_TOKEN });
     const apis = new ApiDirectory(registry, demo);
     const sandbox = new SandboxPool({ ...(options.sandboxSize ? { size: options.sandboxSize } : {}), log, ...(options.now ? { now: options.now } : {}) });
+    const resolver = options.resolver ?? new ConfiguredCredentialResolver({ vault, ...(options.fetch ? { fetch: options.fetch } : {}), log });
     const proxy: ProxyDeps = {
       target: (name) => apis.get(name),
       vault,
-      resolver: options.resolver ?? new ConfiguredCredentialResolver({ vault, ...(options.fetch ? { fetch: options.fetch } : {}), log }),
+      resolver,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       log,
     };
@@ -140,7 +141,7 @@ export class Workbench {
           vault: vaultGlobal(vault),
           context: Object.fromEntries(apis.list().map((t) => [t.name, (t.config.sandboxGlobals ?? {}) as JsonValue])),
         }),
-        redactor: () => new Redactor(vault.secrets()),
+        redactor: () => new Redactor([...vault.secrets(), ...(resolver.knownSecrets?.() ?? [])]),
       },
     });
     engine.expireDue();

@@ -4,6 +4,7 @@
  * copy (the unsigned request is what gets recorded) and the secret values in the
  * forms they travel in, so the redactor can hide every one of them.
  */
+import { checkHeaderFields } from "./build-request.ts";
 import type { Credential, SchemeInUse } from "./credentials.ts";
 import type { OutgoingRequest } from "./types.ts";
 
@@ -39,6 +40,9 @@ export function attachCredential(request: OutgoingRequest, scheme: SchemeInUse, 
       break;
     }
   }
+  // A credential with a line break (or a spec's apiKey name that is no header name) is refused here, in our words:
+  // fetch's error would quote the header's value, credential and all.
+  checkHeaderFields(headers);
   return { request: { ...request, headers, url }, secrets };
 }
 

@@ -10,8 +10,10 @@ import { randomUUID } from "node:crypto";
 import type { Operation, Parameter } from "../../../shared/artifact.ts";
 import type { JsonValue } from "../../../shared/json.ts";
 import { serializeCookieParam, serializeHeaderParam, serializePathParam, serializeQueryParam, type StyleOptions } from "./param-style.ts";
+import type { CredentialSlots } from "./credentials.ts";
 import { isWrite } from "./policy.ts";
 import { CallFailure, type ApiTarget, type CallRequest, type OutgoingRequest } from "./types.ts";
+import { checkParameterSegment, checkUnderBase, templateSegmentCount } from "./url-guard.ts";
 import { isJsonLike, pickMediaType } from "./validate.ts";
 
 /** Headers a program can never set: they carry credentials or belong to the transport. */
@@ -26,8 +28,8 @@ export interface BuildInputs {
   operation: Operation;
   call: CallRequest;
   pathParams: Record<string, JsonValue>;
-  /** Header names the credential will use (e.g. an apiKey header): reserved for this API. */
-  credentialHeaders?: string[];
+  /** Where the credential will go (an apiKey header, query parameter or cookie): reserved for this API. */
+  credentialSlots?: CredentialSlots;
   /** Reuse a key (replay of an approved call); otherwise a fresh one is made when configured. */
   idempotencyKey?: string;
 }
@@ -59,16 +61,32 @@ export async function buildRequest(inputs: BuildInputs): Promise<OutgoingRequest
   const shape = shapeOf(operation);
   const params = (location: Parameter["in"]) => shape.params[location];
 
-  // Path: the template with each parameter serialised and encoded.
+  // Path: the template with each parameter serialised and encoded, each segment holding a parameter checked
+  // to be one literal segment, and the parsed URL checked to be the base URL plus the template's segments.
   const pathParams = params("path");
-  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const value = inputs.pathParams[name];
-    if (value === undefined || value === null) throw new CallFailure("CallRejected", `missing path parameter "${name}" for ${operation.method.toUpperCase()} ${operation.path}`);
-    return serializePathParam(name, value, styleOf(pathParams.get(name)));
-  });
+  const template = `${operation.method.toUpperCase()} ${operation.path}`;
+  const path = operation.path
+    .split("/")
+    .map((segment) => {
+      const names: string[] = [];
+      const built = segment.replace(/\{([^}]+)\}/g, (_, name: string) => {
+        const value = inputs.pathParams[name];
+        if (value === undefined || value === null) throw new CallFailure("CallRejected", `missing path parameter "${name}" for ${template}`);
+        names.push(name);
+        // allowReserved is a query parameter's option: in a path it would let "/" and "?" through.
+        return serializePathParam(name, value, { ...styleOf(pathParams.get(name)), allowReserved: false });
+      });
+      if (names.length) checkParameterSegment(built, names, template);
+      return built;
+    })
+    .join("/");
   const url = new URL(joinUrl(target.baseUrl, path));
+  checkUnderBase(url, target.baseUrl, templateSegmentCount(operation.path), template);
 
-  // Query: declared parameters in their style; undeclared ones as plain form.
+  // Query: declared parameters in their style; undeclared ones as plain form. The credential's own name is reserved.
+  const slots = inputs.credentialSlots ?? { headers: [], query: [], cookies: [] };
+  for (const name of slots.query) if (Object.hasOwn(call.query, name)) throw reservedSlot(`query parameter "${name}"`);
+  for (const name of slots.cookies) if (Object.hasOwn(call.cookies, name)) throw reservedSlot(`cookie "${name}"`);
   const queryParams = params("query");
   const pieces = Object.entries(call.query).flatMap(([name, value]) => serializeQueryParam(name, value, styleOf(queryParams.get(name))));
   url.search = pieces.join("&");
@@ -77,16 +95,19 @@ export async function buildRequest(inputs: BuildInputs): Promise<OutgoingRequest
   const headers: Record<string, string> = { "user-agent": USER_AGENT };
   const declared = params("header");
   const allow = new Set(target.config.passthroughHeaders.map((h) => h.toLowerCase()));
-  const reserved = new Set([...RESERVED_HEADERS, ...(inputs.credentialHeaders ?? []).map((h) => h.toLowerCase())]);
+  const reserved = new Set([...RESERVED_HEADERS, ...slots.headers]);
   for (const [rawName, value] of Object.entries(call.headers)) {
     const name = rawName.toLowerCase();
-    if (reserved.has(name)) throw new CallFailure("CallRejected", `header "${rawName}" is reserved: credentials are attached by the workbench, never by programs`);
+    if (reserved.has(name)) throw reservedSlot(`header "${rawName}"`);
     if (!declared.has(name) && !allow.has(name)) {
       throw new CallFailure("CallRejected", `header "${rawName}" is not a parameter of ${operation.id} and not in API ${target.name}'s passthrough headers (${[...allow].join(", ") || "none"}); a person can allow it in the API's settings`);
     }
     headers[name] = declared.has(name) ? serializeHeaderParam(value, styleOf(declared.get(name))) : value;
   }
-  const cookies = Object.entries(call.cookies).map(([name, value]) => serializeCookieParam(name, value));
+  const cookies = Object.entries(call.cookies).map(([name, value]) => {
+    if (!HTTP_TOKEN.test(name)) throw new CallFailure("CallRejected", `cookie name ${JSON.stringify(name.slice(0, 60))} is not an HTTP token (letters, digits and !#$%&'*+.^_\`|~-); nothing was sent`);
+    return serializeCookieParam(name, value);
+  });
   if (cookies.length) headers.cookie = cookies.join("; ");
   if (!headers.accept) headers.accept = shape.accept;
 
@@ -104,7 +125,29 @@ export async function buildRequest(inputs: BuildInputs): Promise<OutgoingRequest
     out.headers[idempotencyHeader] = key;
     out.idempotencyKey = key;
   }
+  checkHeaderFields(out.headers);
   return out;
+}
+
+function reservedSlot(what: string): CallFailure {
+  return new CallFailure("CallRejected", `${what} is reserved: credentials are attached by the workbench, never by programs; nothing was sent`);
+}
+
+/** An HTTP token: what a header or cookie name may be. */
+export const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What a header value may hold: no CR, LF, NUL or other controls but tab, and only Latin-1 (a ByteString). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * Every header as fetch will see it, checked here so that a bad one is refused
+ * with words of ours, naming the header but never quoting its value: fetch's own
+ * error quotes the whole value, credential included.
+ */
+export function checkHeaderFields(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HTTP_TOKEN.test(name)) throw new CallFailure("CallRejected", `header name ${JSON.stringify(name.slice(0, 60))} is not an HTTP token (letters, digits and !#$%&'*+.^_\`|~-); nothing was sent`);
+    if (!HEADER_VALUE.test(value)) throw new CallFailure("CallRejected", `the value of header "${name}" holds a line break, a control character or a character outside Latin-1; nothing was sent`);
+  }
 }
 
 /** `https://h/v2` + `/pets` → `https://h/v2/pets` (the base path prefix is kept). */

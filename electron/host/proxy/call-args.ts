@@ -60,7 +60,9 @@ export function parseRequestForm(api: string, raw: JsonValue): CallRequest {
   if (typeof input.path !== "string" || !input.path.startsWith("/")) {
     throw new CallFailure("CallRejected", `path must be a string starting with "/", got ${describe(input.path)}`);
   }
-  const [pathOnly, queryString] = splitOnce(input.path, "?");
+  const [rawPath, queryString] = splitOnce(input.path, "?");
+  // A vault reference holds a "/" (`⟦vault:item/field⟧`): encoded, it stays inside one segment when matched.
+  const pathOnly = rawPath.replace(/⟦vault:[^⟧]*⟧/g, (reference) => encodeURIComponent(reference));
   const query: Record<string, JsonValue> = {};
   if (queryString) {
     for (const [key, value] of new URLSearchParams(queryString)) {

@@ -44,8 +44,14 @@ export type ResolveAnswer = Credential | { refused: string };
 
 export interface CredentialResolver {
   resolve(req: ResolveRequest): Promise<ResolveAnswer>;
-  /** Called once when the upstream answers 401 to a credential we attached. */
-  unauthorized?(req: ResolveRequest): Promise<Credential | "pass">;
+  /**
+   * Called once when the upstream answers 401 to `used`, the credential we
+   * attached: a fresh credential to retry with once, or "pass" to give the
+   * program the 401.
+   */
+  unauthorized?(req: ResolveRequest, used: Credential): Promise<Credential | "pass">;
+  /** Secrets the resolver obtained at runtime (OAuth2 tokens), for redactors built before a call uses them. */
+  knownSecrets?(): { label: string; value: string }[];
 }
 
 /** The scheme this API's calls use, or undefined when the operation needs none or none is configured. */
@@ -64,11 +70,23 @@ export function schemeFor(target: ApiTarget, operation: Operation): SchemeInUse 
   return undefined;
 }
 
-/** Header names a scheme writes, reserved so programs cannot set them. */
-export function credentialHeaderNames(scheme: SchemeInUse | undefined): string[] {
-  if (!scheme) return [];
-  if (scheme.scheme.type === "apiKey" && scheme.scheme.in === "header") return [scheme.scheme.name];
-  return [];
+/** Where a scheme puts the credential: reserved, so a program can neither set nor shadow it. */
+export interface CredentialSlots {
+  /** Lower-case header names. */
+  headers: string[];
+  query: string[];
+  cookies: string[];
+}
+
+export function credentialSlots(scheme: SchemeInUse | undefined): CredentialSlots {
+  const slots: CredentialSlots = { headers: [], query: [], cookies: [] };
+  const s = scheme?.scheme;
+  if (s?.type === "apiKey") {
+    if (s.in === "header") slots.headers.push(s.name.toLowerCase());
+    else if (s.in === "query") slots.query.push(s.name);
+    else slots.cookies.push(s.name);
+  }
+  return slots;
 }
 
 export function isLoopback(host: string): boolean {
@@ -82,7 +100,7 @@ export interface OAuthToken {
 }
 
 export interface DefaultResolverOptions {
-  vault: Pick<VaultReader, "reveal" | "isAllowed">;
+  vault: Pick<VaultReader, "reveal" | "isAllowed"> & { reload?(): void };
   fetch?: typeof fetch;
   now?: () => number;
   /** Told about failures in full (never shown to programs). */
@@ -91,7 +109,7 @@ export interface DefaultResolverOptions {
 
 /** The resolver used unless the host supplies its own: API auth config + vault. */
 export class ConfiguredCredentialResolver implements CredentialResolver {
-  readonly #vault: Pick<VaultReader, "reveal" | "isAllowed">;
+  readonly #vault: DefaultResolverOptions["vault"];
   readonly #fetch: typeof fetch;
   readonly #now: () => number;
   readonly #log: (message: string) => void;
@@ -124,13 +142,21 @@ export class ConfiguredCredentialResolver implements CredentialResolver {
     return { refused: `security scheme ${req.scheme.name} (${scheme.type}) is not supported; configure bearer, basic, apiKey or oauth2 client credentials` };
   }
 
-  async unauthorized(req: ResolveRequest): Promise<Credential | "pass"> {
+  async unauthorized(req: ResolveRequest, used: Credential): Promise<Credential | "pass"> {
     if (req.scheme.scheme.type === "oauth2") {
       const fresh = await this.#oauthToken(req, req.target.config.auth ?? {}, true);
       return "refused" in fresh ? "pass" : fresh;
     }
-    // A static secret can only be "refreshed" by a person updating the vault; retry only if it changed.
-    return "pass";
+    // A static secret is "refreshed" by a person updating the vault (perhaps from another process a moment ago):
+    // read the vault again, and retry once only if the value changed.
+    this.#vault.reload?.();
+    const fresh = await this.resolve(req);
+    if ("refused" in fresh || sameCredential(fresh, used)) return "pass";
+    return fresh;
+  }
+
+  knownSecrets(): { label: string; value: string }[] {
+    return [...this.#tokens.entries()].map(([key, token]) => ({ label: `oauth:${key.split(" ")[0]}`, value: token.token }));
   }
 
   #secret(ref: string | undefined, api: string): { value: string; label: string } | { refused: string } {
@@ -189,4 +215,11 @@ export class ConfiguredCredentialResolver implements CredentialResolver {
       return { refused: `could not reach the OAuth2 token endpoint of ${req.target.name}` };
     }
   }
+}
+
+function sameCredential(a: Credential, b: Credential): boolean {
+  if (a.kind === "bearer" && b.kind === "bearer") return a.token === b.token;
+  if (a.kind === "basic" && b.kind === "basic") return a.username === b.username && a.password === b.password;
+  if (a.kind === "apiKey" && b.kind === "apiKey") return a.value === b.value;
+  return a.kind === b.kind;
 }

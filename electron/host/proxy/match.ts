@@ -5,12 +5,13 @@
  * id. A miss is `CallRejected` naming the nearest operations, so the model can
  * correct itself in one step instead of guessing.
  */
+import { RE2JS } from "re2js";
 import type { Artifact, HttpMethod, Operation } from "../../../shared/artifact.ts";
 import { CallFailure, type MatchedCall } from "./types.ts";
 
 interface CompiledPath {
   operation: Operation;
-  regex: RegExp;
+  regex: PathMatcher;
   names: string[];
   /** Higher is more specific. */
   rank: number;
@@ -44,7 +45,11 @@ function compile(artifact: Artifact): Map<HttpMethod, CompiledPath[]> {
           .join("");
       })
       .join("/");
-    const entry: CompiledPath = { operation, regex: new RegExp(`^/${pattern}/?$`), names, rank: literal * 100 - names.length };
+    const source = `^/${pattern}/?$`;
+    // One parameter per segment matches in linear time on V8's engine; several in one segment (`/{a}{b}`, from a
+    // hostile or odd spec) would backtrack polynomially on a long path, so those templates run on RE2.
+    const crowded = segments.some((segment) => (segment.match(/\{[^}]+\}/g)?.length ?? 0) > 1);
+    const entry: CompiledPath = { operation, regex: crowded ? re2Matcher(source) : new RegExp(source), names, rank: literal * 100 - names.length };
     const list = table.get(operation.method) ?? [];
     list.push(entry);
     table.set(operation.method, list);
@@ -52,6 +57,22 @@ function compile(artifact: Artifact): Map<HttpMethod, CompiledPath[]> {
   for (const list of table.values()) list.sort((a, b) => b.rank - a.rank);
   compiled.set(artifact, table);
   return table;
+}
+
+/** What matching needs of a compiled template: `exec` giving the parameters' captures, or null. */
+interface PathMatcher {
+  exec(path: string): (string | undefined)[] | null;
+}
+
+function re2Matcher(source: string): PathMatcher {
+  const re = RE2JS.compile(source);
+  return {
+    exec(path) {
+      const m = re.matcher(path);
+      if (!m.matches()) return null;
+      return Array.from({ length: m.groupCount() + 1 }, (_, i) => m.group(i) ?? undefined);
+    },
+  };
 }
 
 function escapeRegex(text: string): string {

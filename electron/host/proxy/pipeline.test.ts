@@ -54,7 +54,10 @@ async function roundTrip(t: ApiTarget, guest: Omit<GuestCall, "api">, opts: Prep
   const d = deps(t);
   const prepared = await prepareCall(d, { api: t.name, ...guest }, opts);
   const redactor = new Redactor(vault.secrets());
-  return { prepared, sent: await sendPrepared(d, prepared, redactor) };
+  const sent = await sendPrepared(d, prepared, redactor);
+  // What leaves the pipeline, as the sandbox's exit (runs/attempt.ts) and the store's (runs/run-log.ts) redact it.
+  const exits = redactor.redactJson(sent as unknown as JsonValue);
+  return { prepared, sent, exits };
 }
 
 async function failure(promise: Promise<unknown>): Promise<CallFailure> {
@@ -189,7 +192,8 @@ describe("401 to a credential we attached", () => {
     const { sent } = await roundTrip(t, { op: "createPet", args: { body: { name: "Rex" } } });
     const calls = upstream.requests.filter((r) => r.path === "/pets");
     expect(sent.response.status).toBe(201);
-    expect(sent.retriedAfter401).toBe(true);
+    expect(sent.firstAttempt?.reason).toBe("retried_after_401");
+    expect(sent.firstAttempt?.response.status).toBe(401);
     expect(calls).toHaveLength(2);
     expect(calls[0]!.text).toBe(calls[1]!.text);
     expect(calls[0]!.headers["idempotency-key"]).toBeTruthy();
@@ -226,10 +230,10 @@ describe("policy, validation and vault references", () => {
 
   it("substitutes a vault reference on the wire and hides the secret in what comes back", async () => {
     const t = target(pets, {});
-    const { sent, prepared } = await roundTrip(t, { op: "createPet", args: { body: { name: "Rex", note: "token=⟦vault:svc/token⟧" } } });
+    const { exits, prepared } = await roundTrip(t, { op: "createPet", args: { body: { name: "Rex", note: "token=⟦vault:svc/token⟧" } } });
     expect(upstream.requests[0]!.text).toContain(`token=${CANARY}`);
     expect(prepared.request.bodyPreview).toContain("⟦vault:svc/token⟧");
-    const everything = JSON.stringify([sent.response, sent.recordedRequest, sent.recordedResponse]);
+    const everything = JSON.stringify(exits);
     expect(everything).not.toContain(CANARY);
     expect(everything).toContain("⟦hidden:svc/token⟧");
   });
@@ -243,9 +247,9 @@ describe("policy, validation and vault references", () => {
 
   it("the canary never appears in what the program or the log sees, even when the upstream echoes it", async () => {
     const t = target(withScheme({ type: "apiKey", in: "query", name: "key" }), { auth: { scheme: "auth", credential: "vault:svc/token" } });
-    const { sent } = await roundTrip(t, { op: "request", args: { method: "POST", path: "/pets", body: { name: "⟦vault:svc/token⟧" } } });
+    const { exits } = await roundTrip(t, { op: "request", args: { method: "POST", path: "/pets", body: { name: "⟦vault:svc/token⟧" } } });
     expect(JSON.stringify(upstream.requests[0]!.query.get("key"))).toContain(CANARY);
-    const seen = JSON.stringify(sent as unknown as JsonValue);
+    const seen = JSON.stringify(exits);
     expect(seen).not.toContain(CANARY);
     expect(seen).not.toContain(encodeURIComponent(CANARY));
   });

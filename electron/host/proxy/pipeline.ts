@@ -1,32 +1,51 @@
 /**
- * One call's path through the host, as a list of small steps (each in its own
- * file). `prepareCall` runs everything that can be decided without sending
- * (match, validate, policy, vault permission, the exact request); the caller
- * then records, asks a person if the verdict says so, and `sendPrepared` does
- * the rest (vault substitution, credentials, send, one 401 retry, response,
- * redaction). Errors are CallFailure values the program may catch.
+ * One call's whole path through the host, in one place. Each step is a
+ * function in its own file:
+ *
+ *   0. parse the program's arguments        call-args.ts
+ *   1. match an operation                   match.ts
+ *   2. validate against the spec            validate.ts (spec patterns on a linear-time engine)
+ *   3. policy: may it leave now?            policy.ts
+ *   4. vault: may this API receive the references it carries?   ../vault/references.ts
+ *   5. build the exact request; the URL stays inside its operation   build-request.ts, url-guard.ts
+ *   6. decide: ask a person, or check that an approval still binds   approval.ts
+ *   7. record the call before it is sent (the run's CallLog)
+ *   8. substitute vault references, attach the credential            credentials.ts, attach.ts
+ *   9. send, one refresh-and-retry on 401                            send.ts
+ *  10. read the response, record it, answer the program              response.ts
+ *
+ * Two exits carry data out, and both redact: the attempt's host-call handler
+ * for everything that crosses into the sandbox (results, headers, error
+ * messages and details; runs/attempt.ts), and the CallLog for everything
+ * stored (the run's RunLog redacts each write).
+ * Host error text is built from the request as shown (references unexpanded),
+ * never from the one sent.
  */
 import type { HttpMethod, Operation } from "../../../shared/artifact.ts";
+import type { Decision } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
-import type { RecordedRequest, RecordedResponse, RunPolicy } from "../../../shared/runs.ts";
-import { attachCredential } from "./attach.ts";
+import type { CallRecord, FirstAttempt, PendingDecision, RecordedRequest, RecordedResponse, RunPolicy, RunSource } from "../../../shared/runs.ts";
+import type { HostCallAnswer } from "../sandbox/types.ts";
+import { describeChanges, requestFingerprint } from "./approval.ts";
+import { attachCredential, previewCredential } from "./attach.ts";
 import { buildRequest } from "./build-request.ts";
 import { parseBindingForm, parseRequestForm } from "./call-args.ts";
-import { credentialHeaderNames, schemeFor, type CredentialResolver, type Destination, type ResolveRequest } from "./credentials.ts";
+import { credentialSlots, schemeFor, type Credential, type CredentialResolver, type Destination, type ResolveRequest } from "./credentials.ts";
 import { matchPath, operationById } from "./match.ts";
-import { checkPolicy, type PolicyVerdict } from "./policy.ts";
+import { checkPolicy, isWrite, type PolicyVerdict } from "./policy.ts";
 import { readResponse, redactEach } from "./response.ts";
-import { sendRequest } from "./send.ts";
-import { CallFailure, type ApiTarget, type CallRequest, type CallResponse, type OutgoingRequest } from "./types.ts";
+import { sendRequest, type RawResponse } from "./send.ts";
+import { CallFailure, type ApiTarget, type CallEntry, type CallLog, type CallRequest, type CallResponse, type OutgoingRequest } from "./types.ts";
+import { uncheckedPatterns, validateCall } from "./validate.ts";
 import { findReferences, substituteReferences, type VaultReader } from "../vault/references.ts";
 import type { Redactor } from "../vault/redact.ts";
-import { validateCall } from "./validate.ts";
 
 export interface ProxyDeps {
   target(api: string): ApiTarget | undefined;
   vault: VaultReader;
   resolver: CredentialResolver;
   fetch?: typeof fetch;
+  /** The host log (redacted by its owner). */
   log?: (message: string) => void;
 }
 
@@ -35,6 +54,146 @@ export interface GuestCall {
   api: string;
   op: string;
   args: JsonValue;
+  /** Set when the arguments could not cross from the sandbox (too large, nested too deep): why. */
+  refused?: string;
+}
+
+/** Everything one call needs from the run it belongs to. */
+export interface CallContext {
+  runId: string;
+  policy: RunPolicy;
+  source: RunSource;
+  log: CallLog;
+  redactor: Redactor;
+  signal: AbortSignal;
+  /** Writes approved up front (`--yes`): sent without stopping, recorded as approved by this name. */
+  preApprovedBy?: string;
+  decisionTtlMs: number;
+  now(): number;
+  /** True once the attempt stopped taking calls (another call waits for a person): record and send nothing more. */
+  stopped(): boolean;
+  /** Marks a call as on the wire; the returned function marks it done. */
+  onWire(): () => void;
+  onDecisionRequested(decision: PendingDecision): void;
+  /** A line for the run's logs (validation warnings, unchecked patterns). */
+  note(message: string): void;
+}
+
+export interface LiveCall {
+  index: number;
+  guest: GuestCall;
+  /** sha256 of the canonical call (api, op, args): what replay compares. */
+  signature: string;
+  /** The call's record when a person approved it: it is sent only if its request still fingerprints the same. */
+  approved?: CallRecord;
+}
+
+export type CallResult =
+  /** Not yet redacted: the attempt's host-call handler redacts it as it crosses into the sandbox. */
+  | { kind: "answer"; answer: HostCallAnswer }
+  /** Recorded as pending and put to a person; the attempt ends here. */
+  | { kind: "wait"; decision: PendingDecision }
+  /** The attempt stopped before this call got anywhere: nothing recorded, nothing sent. */
+  | { kind: "stopped" };
+
+export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall): Promise<CallResult> {
+  const { index, guest, signature, approved } = live;
+  const entry = { index, api: guest.api, arguments: guest.args, argumentsHash: signature };
+  // An approved call already has its record (pending, approved); everything else is recorded afresh.
+  const write = (record: CallEntry) => (approved ? ctx.log.finishCall(index, record) : ctx.log.recordCall(record));
+
+  // 0-5. Everything that can be decided without sending.
+  let prepared: PreparedCall;
+  try {
+    if (guest.refused) throw new CallFailure("CallRejected", `${guest.refused}; nothing was sent`);
+    prepared = await prepareCall(deps, guest, {
+      policy: ctx.policy,
+      preApproved: approved !== undefined || ctx.preApprovedBy !== undefined,
+      allowedByRule: (api, operationId) => ctx.log.isAllowed(api, operationId),
+      ...(approved?.idempotencyKey ? { idempotencyKey: approved.idempotencyKey } : {}),
+    });
+  } catch (err) {
+    const failure = asCallFailure(err, deps);
+    if (ctx.stopped()) return { kind: "stopped" };
+    const op = failure.operation;
+    write({ ...entry, operation: op ? operationName(op) : describeGuestCall(guest), ...(op ? { operationId: op.id } : {}), status: "rejected", error: failure.callError });
+    return { kind: "answer", answer: { ok: false, error: failure.callError } };
+  }
+  if (ctx.stopped()) return { kind: "stopped" };
+  for (const warning of prepared.warnings) ctx.note(`workbench: call ${index}: ${warning}`);
+
+  // 6. What a person sees and approves: the exact request, the credential by reference, bound by a fingerprint.
+  const shown = showRequest(prepared, ctx.redactor);
+  const fingerprint = requestFingerprint(shown, prepared.target);
+  const described: CallEntry = { ...entry, operation: operationName(prepared.operation), operationId: prepared.operation.id, request: shown, requestFingerprint: fingerprint, status: "pending" };
+  if (prepared.request.idempotencyKey) described.idempotencyKey = prepared.request.idempotencyKey;
+  if (approved && approved.requestFingerprint !== fingerprint) {
+    const changes = approved.requestFingerprint && approved.request ? describeChanges(approved.request, shown) : ["the approval was given before approvals were bound to the request shown"];
+    ctx.log.replaceCall(described);
+    return askPerson(ctx, described, shown, changes);
+  }
+  if (prepared.verdict.kind === "decide" && !approved && ctx.preApprovedBy === undefined) {
+    ctx.log.recordCall(described);
+    return askPerson(ctx, described, shown);
+  }
+
+  // 7. Recorded before it is sent: should the process die now, the call shows as in flight, never lost.
+  const decision = decisionFor(prepared, approved !== undefined, ctx);
+  if (approved) ctx.log.finishCall(index, { status: "in_flight", request: shown, ...(described.idempotencyKey ? { idempotencyKey: described.idempotencyKey } : {}) });
+  else {
+    const by = decision === "approved" && ctx.preApprovedBy ? { decidedBy: ctx.preApprovedBy, decidedAt: new Date(ctx.now()).toISOString() } : {};
+    ctx.log.recordCall({ ...described, status: "in_flight", decision, ...by });
+  }
+
+  // 8-10. Credentials, send, read.
+  const done = ctx.onWire();
+  try {
+    const sent = await sendPrepared(deps, prepared, ctx.redactor, ctx.signal);
+    ctx.log.finishCall(index, {
+      status: sent.response.status,
+      request: sent.recordedRequest,
+      response: sent.recordedResponse,
+      result: sent.response as unknown as JsonValue,
+      durationMs: sent.durationMs,
+      ...(sent.firstAttempt ? { firstAttempt: sent.firstAttempt } : {}),
+    });
+    return { kind: "answer", answer: { ok: true, value: sent.response as unknown as JsonValue } };
+  } catch (err) {
+    const failure = asCallFailure(err, deps);
+    // Cancelled mid-flight: the outcome is unknown; the record stays in_flight.
+    if (!ctx.signal.aborted) ctx.log.finishCall(index, { status: failure.callError.name === "CallFailed" ? "failed" : "rejected", error: failure.callError });
+    return { kind: "answer", answer: { ok: false, error: failure.callError } };
+  } finally {
+    done();
+  }
+}
+
+function askPerson(ctx: CallContext, described: CallEntry, shown: RecordedRequest, changes?: string[]): CallResult {
+  const now = ctx.now();
+  const decision = ctx.log.putPendingDecision({
+    runId: ctx.runId,
+    callIndex: described.index,
+    api: described.api,
+    operation: described.operation,
+    ...(described.operationId ? { operationId: described.operationId } : {}),
+    request: shown,
+    arguments: described.arguments,
+    argumentsHash: described.argumentsHash,
+    requestedBy: ctx.source,
+    requestedAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + ctx.decisionTtlMs).toISOString(),
+    ...(changes ? { changes } : {}),
+  });
+  ctx.onDecisionRequested(decision);
+  return { kind: "wait", decision };
+}
+
+function decisionFor(prepared: PreparedCall, approved: boolean, ctx: CallContext): Decision {
+  if (approved) return "approved";
+  const needsPerson = isWrite(prepared.operation) || prepared.references.length > 0;
+  if (!needsPerson) return "not_needed";
+  if (prepared.references.length === 0 && !prepared.target.oneOff && ctx.log.isAllowed(prepared.target.name, prepared.operation.id)) return "allowed_by_rule";
+  return "approved";
 }
 
 export interface PreparedCall {
@@ -48,7 +207,7 @@ export interface PreparedCall {
   request: OutgoingRequest;
   references: string[];
   verdict: PolicyVerdict;
-  /** Validation problems that did not stop the call (`validate: warn`). */
+  /** Validation problems that did not stop the call (`validate: warn`), and spec patterns not checked. */
   warnings: string[];
 }
 
@@ -82,7 +241,7 @@ export async function prepareCall(deps: ProxyDeps, guest: GuestCall, opts: Prepa
   }
 
   try {
-    return await decide(deps, guest, opts, target, operation, call, pathParams);
+    return await decide(opts, target, operation, call, pathParams, guest.args, deps.vault);
   } catch (err) {
     if (err instanceof CallFailure) err.operation ??= operation;
     throw err;
@@ -90,13 +249,13 @@ export async function prepareCall(deps: ProxyDeps, guest: GuestCall, opts: Prepa
 }
 
 async function decide(
-  deps: ProxyDeps,
-  guest: GuestCall,
   opts: PrepareOptions,
   target: ApiTarget,
   operation: Operation,
   call: CallRequest,
   pathParams: Record<string, JsonValue>,
+  args: JsonValue,
+  vault: VaultReader,
 ): Promise<PreparedCall> {
   const { artifact } = target;
   // 2. Validate against the spec, as the API's settings say.
@@ -108,14 +267,19 @@ async function decide(
       if (target.config.validate === "strict") throw new CallFailure("CallRejected", `invalid arguments for ${text}; nothing was sent`);
       warnings.push(`validation (sent anyway): ${text}`);
     }
+    const unchecked = uncheckedPatterns(artifact, operation);
+    if (unchecked.length) warnings.push(`the spec's pattern${unchecked.length > 1 ? "s" : ""} ${unchecked.map((p) => JSON.stringify(p)).join(", ")} could not be checked (lookaround and backreferences are not supported by the linear-time engine)`);
   }
 
   // 3-4. Policy, and whether this API may receive the vault references it carries.
   const carried = callValues(call, pathParams);
   const references = findReferences(carried).map((r) => `${r.item}/${r.field}`);
+  if (references.length && target.oneOff) {
+    throw new CallFailure("VaultDenied", `API ${target.name} was given on the command line (--spec) and gets no vault access; register it (workbench api add) and allow it on the vault item. Nothing was sent.`);
+  }
   if (references.length) {
     // Checks every reference (exists, decrypts, allowed for this API) without keeping the secrets.
-    const check = substituteReferences(carried, target.name, deps.vault);
+    const check = substituteReferences(carried, target.name, vault);
     if (!check.ok) throw new CallFailure("VaultDenied", check.error.message);
   }
   const verdict = checkPolicy({
@@ -123,32 +287,43 @@ async function decide(
     operation,
     api: target.name,
     carriesVaultReference: references.length > 0,
-    allowedByRule: opts.allowedByRule?.(target.name, operation.id) ?? false,
+    allowedByRule: !target.oneOff && (opts.allowedByRule?.(target.name, operation.id) ?? false),
     preApproved: opts.preApproved ?? false,
   });
   if (verdict.kind === "reject") throw new CallFailure("CallRejected", verdict.message);
 
-  // 5. The exact request (what a person approves), references unexpanded.
-  const scheme = schemeFor(target, operation);
-  const request = await buildRequest({ target, operation, call, pathParams, credentialHeaders: credentialHeaderNames(scheme), ...(opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}) });
-  return { target, operation, call, pathParams, arguments: guest.args, request, references, verdict, warnings };
+  // 5. The exact request (what a person approves), references unexpanded; its URL checked to stay in the operation.
+  const request = await buildRequest({ target, operation, call, pathParams, credentialSlots: credentialSlots(schemeFor(target, operation)), ...(opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}) });
+  return { target, operation, call, pathParams, arguments: args, request, references, verdict, warnings };
+}
+
+/** The request as a person approving it sees it: the credential placed by reference, nothing secret resolved. */
+export function showRequest(prepared: PreparedCall, redactor: Redactor): RecordedRequest {
+  const scheme = schemeFor(prepared.target, prepared.operation);
+  return recordRequest(previewCredential(prepared.request, scheme, prepared.target.config.auth?.credential, prepared.target.name), redactor);
 }
 
 export interface SentCall {
   response: CallResponse;
-  /** For the call log: the request as sent and the response, both redacted. */
+  /** For the call log: the request as sent and the response (the RunLog redacts them as it stores them). */
   recordedRequest: RecordedRequest;
   recordedResponse: RecordedResponse;
   durationMs: number;
-  /** The first attempt got 401 and was retried once with a refreshed credential. */
-  retriedAfter401: boolean;
+  /** The first exchange, when it got 401 and the call was sent again with a refreshed credential. */
+  firstAttempt?: FirstAttempt;
 }
 
+/**
+ * Steps 8-10 for a prepared call: substitute vault references, attach the
+ * credential, send, one refresh-and-retry on 401, read. The response is not
+ * redacted here: `runCall`'s exits do that (decoded, then redacted).
+ */
 export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, redactor: Redactor, signal?: AbortSignal): Promise<SentCall> {
   const { target, operation } = prepared;
   const started = performance.now();
+  const scheme = schemeFor(target, operation);
 
-  // 4. Substitute vault references (permission was checked in prepareCall).
+  // 8a. Substitute vault references (permission was checked when preparing); the rebuilt URL is guarded again.
   let request = prepared.request;
   if (prepared.references.length) {
     const substituted = substituteReferences(callValues(prepared.call, prepared.pathParams), target.name, deps.vault);
@@ -162,49 +337,70 @@ export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, reda
       operation,
       call,
       pathParams: values.pathParams,
-      credentialHeaders: credentialHeaderNames(schemeFor(target, operation)),
+      credentialSlots: credentialSlots(scheme),
       ...(prepared.request.idempotencyKey ? { idempotencyKey: prepared.request.idempotencyKey } : {}),
     });
   }
 
-  // 6. Credentials, decided now that the destination is known.
-  const scheme = schemeFor(target, operation);
+  // 8b. Credentials, decided now that the destination is known.
   const resolveRequest: ResolveRequest | undefined = scheme ? { target, scheme, destination: destinationOf(target, operation, request) } : undefined;
   let signed = request;
-  let attached = false;
+  let used: Credential | undefined;
   if (resolveRequest && scheme) {
-    const answer = await safeResolve(deps, () => deps.resolver.resolve(resolveRequest));
-    if ("refused" in answer) throw new CallFailure("CallRejected", `${answer.refused}; nothing was sent`);
-    const withCredential = attachCredential(request, scheme, answer);
+    const resolved = await safeResolve(deps, () => deps.resolver.resolve(resolveRequest));
+    if ("refused" in resolved) throw new CallFailure("CallRejected", `${resolved.refused}; nothing was sent`);
+    const withCredential = attachCredential(request, scheme, resolved);
     for (const s of withCredential.secrets) redactor.add(s.label, s.value);
     signed = withCredential.request;
-    attached = answer.kind !== "none";
+    if (resolved.kind !== "none") used = resolved;
   }
 
-  // 7. Send; one refresh-and-retry on 401 to a credential we attached, same body and idempotency key.
-  const sendOpts = { timeoutMs: target.config.timeoutMs, maxResponseBytes: target.config.maxResponseBytes, ...(deps.fetch ? { fetch: deps.fetch } : {}), ...(signal ? { signal } : {}) };
+  // 9. Send; one refresh-and-retry on 401 to a credential we attached, same body and idempotency key.
+  const sendOpts = {
+    timeoutMs: target.config.timeoutMs,
+    maxResponseBytes: target.config.maxResponseBytes,
+    baseUrl: target.baseUrl,
+    describe: describeDestination(prepared.request.url),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(signal ? { signal } : {}),
+  };
   let raw = await sendRequest(signed, sendOpts);
-  let retried = false;
-  if (raw.status === 401 && attached && resolveRequest && scheme && deps.resolver.unauthorized) {
-    const refreshed = await safeResolve(deps, () => deps.resolver.unauthorized!(resolveRequest)).catch(() => "pass" as const);
+  let firstAttempt: FirstAttempt | undefined;
+  if (raw.status === 401 && used && resolveRequest && scheme && deps.resolver.unauthorized) {
+    const refreshed = await safeResolve(deps, () => deps.resolver.unauthorized!(resolveRequest, used)).catch(() => "pass" as const);
     if (refreshed !== "pass" && !("refused" in refreshed)) {
+      firstAttempt = { reason: "retried_after_401", request: recordRequest(signed, redactor), response: readRaw(raw, target).recorded, durationMs: Math.round(performance.now() - started) };
       const again = attachCredential(request, scheme, refreshed);
       for (const s of again.secrets) redactor.add(s.label, s.value);
       signed = again.request;
       raw = await sendRequest(signed, sendOpts);
-      retried = true;
     }
   }
 
-  // 8. What the program receives, and what the log keeps: both redacted.
-  const read = readResponse(raw, target.config.responseHeaders, (text) => redactor.redact(text), (value) => redactor.redactJson(value));
+  // 10. What the program receives and what the log keeps (both redacted at their exits).
+  const read = readRaw(raw, target);
   return {
     response: read.response,
     recordedRequest: recordRequest(signed, redactor),
     recordedResponse: read.recorded,
     durationMs: Math.round(performance.now() - started),
-    retriedAfter401: retried,
+    ...(firstAttempt ? { firstAttempt } : {}),
   };
+}
+
+function readRaw(raw: RawResponse, target: ApiTarget) {
+  return readResponse(raw, target.config.responseHeaders);
+}
+
+/** Origin and path of the request as shown (references unexpanded, never the query): how errors name it. */
+function describeDestination(url: URL): string {
+  let path = url.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // keep it encoded
+  }
+  return `${url.origin}${path}`;
 }
 
 /** Everything a call carries that a vault reference could hide in. */
@@ -225,14 +421,6 @@ function destinationOf(target: ApiTarget, operation: Operation, request: Outgoin
   return { api: target.name, method: request.method, baseUrl: target.baseUrl, host: request.url.host, path: operation.path, url: request.url };
 }
 
-/** JSON with object keys sorted, so equal values always hash equal. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-}
-
 export function recordRequest(request: OutgoingRequest, redactor: Redactor): RecordedRequest {
   const entries = Object.entries(request.headers);
   const [url, ...values] = redactEach([request.url.href, ...entries.map(([, v]) => v)], (text) => redactor.redact(text));
@@ -240,4 +428,23 @@ export function recordRequest(request: OutgoingRequest, redactor: Redactor): Rec
   const recorded: RecordedRequest = { method: request.method, url: url!, headers };
   if (request.bodyPreview !== undefined) recorded.body = redactor.redact(request.bodyPreview);
   return recorded;
+}
+
+function operationName(op: Operation): string {
+  return `${op.method.toUpperCase()} ${op.path}`;
+}
+
+/** How a call that never matched an operation is named in the log: `POST /pets` or `apis.x.op`. */
+function describeGuestCall(guest: GuestCall): string {
+  const args = guest.args as { method?: unknown; path?: unknown } | null;
+  if (guest.op === "request" && args && typeof args === "object" && typeof args.path === "string") {
+    return `${typeof args.method === "string" ? args.method.toUpperCase() : "GET"} ${args.path.split("?")[0]!.slice(0, 200)}`;
+  }
+  return `apis.${guest.api}.${guest.op}`;
+}
+
+function asCallFailure(err: unknown, deps: ProxyDeps): CallFailure {
+  if (err instanceof CallFailure) return err;
+  deps.log?.(`call failed inside the host: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  return new CallFailure("CallFailed", "the workbench could not process this call (an internal error, logged on the host)", { reason: "internal" });
 }

@@ -1,9 +1,13 @@
 /**
  * Step 8: what the program receives, and what the call log keeps. The body is
- * decoded once, redacted once as text, then parsed by content type (JSON,
- * text; binary as base64 under a size cap, else a summary), so the program and
- * the log see the same redacted answer. Only allowlisted response headers cross
- * into the sandbox: cookies and whatever else an upstream sends stay on the host.
+ * decoded once (in the charset the upstream declared) and parsed by content
+ * type (JSON, text; binary as base64 under a size cap, else a summary). Nothing
+ * here redacts: the pipeline's exits do (the answer as it crosses into the
+ * sandbox, after decoding, so a secret the upstream spelt with JSON `\u`
+ * escapes is found in its decoded form; the record as it is stored, whose text
+ * scan knows the escaped forms too). Only
+ * allowlisted response headers cross into the sandbox: cookies and whatever
+ * else an upstream sends stay on the host.
  */
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../../../shared/json.ts";
@@ -24,20 +28,13 @@ export interface ReadResponse {
   recorded: RecordedResponse;
 }
 
-export function readResponse(raw: RawResponse, allowHeaders: string[], redact: (text: string) => string, redactJson: (value: JsonValue) => JsonValue): ReadResponse {
+export function readResponse(raw: RawResponse, allowHeaders: string[]): ReadResponse {
   const allow = new Set([...DEFAULT_RESPONSE_HEADERS, ...allowHeaders.map((h) => h.toLowerCase())]);
   const headers: Record<string, string> = {};
   const recordedHeaders: Record<string, string> = {};
-  const names: string[] = [];
-  const values: string[] = [];
   raw.headers.forEach((value, name) => {
-    names.push(name);
-    values.push(value);
-  });
-  redactEach(values, redact).forEach((clean, i) => {
-    const name = names[i]!;
-    recordedHeaders[name] = clean;
-    if (allow.has(name)) headers[name] = clean;
+    recordedHeaders[name] = value;
+    if (allow.has(name)) headers[name] = value;
   });
   const contentType = raw.headers.get("content-type") ?? "";
   const type = contentType.split(";")[0]!.trim().toLowerCase();
@@ -46,19 +43,15 @@ export function readResponse(raw: RawResponse, allowHeaders: string[], redact: (
     return { response: { status: raw.status, headers, body: null }, recorded: { status: raw.status, headers: recordedHeaders, body: "", bodyEncoding: "utf8" } };
   }
   const json = /^application\/([\w.-]+\+)?json$/.test(type) || (!type && looksLikeJson(bytes));
+  const decoder = textDecoderFor(contentType);
   if (json || isTextual(type) || (!type && isUtf8(bytes))) {
-    const text = redact(utf8.decode(bytes));
+    const text = decoder.decode(bytes);
     let body: JsonValue = text;
     if (json) {
       try {
         body = JSON.parse(text) as JsonValue;
       } catch {
-        // Redaction inside an escape sequence could break the JSON: parse the original and redact the values instead.
-        try {
-          body = redactJson(JSON.parse(utf8.decode(bytes)) as JsonValue);
-        } catch {
-          body = text; // an upstream that lies about JSON: give the program the text
-        }
+        body = text; // an upstream that lies about JSON: give the program the text
       }
     }
     return { response: { status: raw.status, headers, body }, recorded: { status: raw.status, headers: recordedHeaders, body: text, bodyEncoding: "utf8" } };
@@ -70,6 +63,17 @@ export function readResponse(raw: RawResponse, allowHeaders: string[], redact: (
     response: { status: raw.status, headers, body: { binary: summary } },
     recorded: { status: raw.status, headers: recordedHeaders, body: Buffer.from(bytes).toString("base64"), bodyEncoding: "base64" },
   };
+}
+
+/** The declared charset's decoder when the platform knows it (utf-16, latin1, ...), else UTF-8. */
+function textDecoderFor(contentType: string): { decode(bytes: Uint8Array): string } {
+  const charset = /;\s*charset="?([\w.:-]+)"?/i.exec(contentType)?.[1]?.toLowerCase();
+  if (!charset || charset === "utf-8" || charset === "utf8") return utf8;
+  try {
+    return new TextDecoder(charset);
+  } catch {
+    return utf8;
+  }
 }
 
 /**

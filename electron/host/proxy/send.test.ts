@@ -41,7 +41,13 @@ afterAll(async () => {
 function request(path: string, method = "GET", body?: string): OutgoingRequest {
   return { method, url: new URL(path, upstream.url), headers: { authorization: "Bearer canary-secret", ...(body ? { "content-type": "application/json" } : {}) }, ...(body ? { body } : {}) };
 }
-const opts = { timeoutMs: 1_000, maxResponseBytes: 1024 * 1024 };
+/** Options as the pipeline gives them: redirects followed under the request's origin, errors naming origin and path. */
+function opts(req: OutgoingRequest) {
+  return { timeoutMs: 1_000, maxResponseBytes: 1024 * 1024, baseUrl: req.url.origin, describe: `${req.url.origin}${req.url.pathname}` };
+}
+function send(req: OutgoingRequest, extra: { timeoutMs?: number } = {}) {
+  return sendRequest(req, { ...opts(req), ...extra });
+}
 
 async function failure(promise: Promise<unknown>): Promise<CallFailure> {
   try {
@@ -54,16 +60,16 @@ async function failure(promise: Promise<unknown>): Promise<CallFailure> {
 
 describe("sendRequest", () => {
   it("follows redirects within the same origin, keeping method and body for 307/308 and switching to GET for 303", async () => {
-    const followed = await sendRequest(request("/same"), opts);
+    const followed = await send(request("/same"));
     expect(followed.status).toBe(200);
     expect(followed.url.pathname).toBe("/final");
-    const seeOther = await sendRequest(request("/see-other", "POST", '{"a":1}'), opts);
+    const seeOther = await send(request("/see-other", "POST", '{"a":1}'));
     expect(JSON.parse(new TextDecoder().decode(seeOther.body))).toEqual({ method: "GET", body: "" });
   });
 
   it("does not follow a redirect to another origin, so the credential never leaves", async () => {
     const before = other.requests.length;
-    const response = await sendRequest(request("/elsewhere"), opts);
+    const response = await send(request("/elsewhere"));
     expect(response.status).toBe(307);
     expect(response.headers.get("location")).toBe(`${other.url}/steal`);
     expect(other.requests.length).toBe(before);
@@ -71,21 +77,21 @@ describe("sendRequest", () => {
 
   it("ends a hanging upstream as CallFailed at the API's timeout", async () => {
     const started = Date.now();
-    const error = await failure(sendRequest(request("/hang"), { ...opts, timeoutMs: 300 }));
+    const error = await failure(send(request("/hang"), { timeoutMs: 300 }));
     expect(error.callError.name).toBe("CallFailed");
     expect(error.message).toMatch(/no answer from http:\/\/127\.0\.0\.1:\d+\/hang within 300 ms/);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("refuses an answer that declares more than the cap without reading it", async () => {
-    const error = await failure(sendRequest(request("/declared-huge"), opts));
+    const error = await failure(send(request("/declared-huge")));
     expect(error.message).toMatch(/larger than the API's limit of 1048576 bytes \(it declared 52428800 bytes\)/);
   });
 
   it("refuses a 50 MB stream after the cap, without buffering it", async () => {
     streamedBytes = 0;
     const heapBefore = process.memoryUsage().arrayBuffers;
-    const error = await failure(sendRequest(request("/stream-huge"), opts));
+    const error = await failure(send(request("/stream-huge")));
     expect(error.message).toMatch(/more than 1048576 bytes arrived/);
     await new Promise((r) => setTimeout(r, 100));
     // The server stops early because the client hung up; far less than 50 MB was ever produced.
@@ -96,7 +102,7 @@ describe("sendRequest", () => {
   it("reports an unreachable host by its error code and never the query string", async () => {
     const closed = await startRecordingServer();
     await closed.close();
-    const error = await failure(sendRequest({ method: "GET", url: new URL(`${closed.url}/x?api_key=canary-secret`), headers: {} }, opts));
+    const error = await failure(send({ method: "GET", url: new URL(`${closed.url}/x?api_key=canary-secret`), headers: {} }));
     expect(error.callError.name).toBe("CallFailed");
     expect(error.message).toContain("ECONNREFUSED");
     expect(error.message).not.toContain("canary");

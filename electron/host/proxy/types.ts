@@ -7,6 +7,7 @@ import type { ApiConfig } from "../../../shared/api-config.ts";
 import type { Artifact, HttpMethod, Operation } from "../../../shared/artifact.ts";
 import type { CallErrorName } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
+import type { CallRecord, PendingDecision } from "../../../shared/runs.ts";
 
 /** One registered API as the proxy sees it: everything needed to reach it. */
 export interface ApiTarget {
@@ -15,6 +16,17 @@ export interface ApiTarget {
   config: ApiConfig;
   /** The effective base URL, including any path prefix (e.g. https://api.example.com/v2). */
   baseUrl: string;
+  /**
+   * Set when the base URL is only known at runtime (the demo API's server gets
+   * a new port in each process): the stable name approvals bind to instead, so
+   * that approving from another process does not ask again for the port alone.
+   */
+  boundBaseUrl?: string;
+  /**
+   * A one-off API (`--spec` on the command line), not registered: it gets no
+   * vault access and no allow rules, whatever vault items or rules name it.
+   */
+  oneOff?: boolean;
 }
 
 /** The program's arguments, normalised from either call form. */
@@ -74,4 +86,22 @@ export class CallFailure extends Error {
     this.name = name;
     this.callError = details === undefined ? { name, message } : { name, message, details };
   }
+}
+
+/** A call as first recorded (before it is sent, or when it stops for a decision). */
+export type CallEntry = Omit<CallRecord, "runId" | "startedAt" | "finishedAt">;
+/** What a later write changes in a call's record. */
+export type CallUpdate = Partial<Omit<CallRecord, "runId" | "index" | "api" | "operation" | "operationId" | "arguments" | "argumentsHash" | "startedAt" | "replayedFrom">>;
+
+/**
+ * Where the pipeline writes a run's calls: the run's RunLog (runs/run-log.ts),
+ * which redacts everything it stores. The proxy holds nothing else of the store.
+ */
+export interface CallLog {
+  recordCall(call: CallEntry): unknown;
+  finishCall(index: number, patch: CallUpdate): unknown;
+  /** Replaces a call that never left the machine (an approval asked again). */
+  replaceCall(call: CallEntry): unknown;
+  putPendingDecision(decision: PendingDecision): PendingDecision;
+  isAllowed(api: string, operationId: string): boolean;
 }

@@ -10,6 +10,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { Artifact, JsonSchema, Operation, Parameter } from "../../../shared/artifact.ts";
 import type { JsonValue } from "../../../shared/json.ts";
+import { linearRegExpEngine, takeUncheckedPatterns } from "./linear-regexp.ts";
 import { componentsSchema, convertSchema, type ConvertOptions } from "./schema-dialect.ts";
 import type { CallRequest } from "./types.ts";
 
@@ -27,6 +28,8 @@ interface ArtifactValidators {
   coercing: Ajv;
   opts: ConvertOptions;
   cache: Map<string, ValidateFunction | Error>;
+  /** Per operation id: spec patterns its validators cannot check (see linear-regexp.ts). */
+  unchecked: Map<string, string[]>;
 }
 
 const perArtifact = new WeakMap<Artifact, ArtifactValidators>();
@@ -36,13 +39,14 @@ function validatorsFor(artifact: Artifact): ArtifactValidators {
   if (v) return v;
   const opts: ConvertOptions = { dialect: artifact.schemaDialect, direction: "request", componentsId: `https://workbench.invalid/${artifact.hash}/components` };
   const make = (coerceTypes: boolean | "array") => {
-    const options = { strict: false, allErrors: true, verbose: true, coerceTypes, validateFormats: true, logger: false as const };
+    // Spec patterns run on a linear-time engine: no spec can hold the host with a backtracking pattern.
+    const options = { strict: false, allErrors: true, verbose: true, coerceTypes, validateFormats: true, logger: false as const, code: { regExp: linearRegExpEngine } };
     const ajv = artifact.schemaDialect === "openapi-3.1" ? new Ajv2020(options) : new Ajv(options);
     addFormats(ajv as Ajv);
     ajv.addSchema(componentsSchema(artifact.schemas, opts) as object);
     return ajv as Ajv;
   };
-  v = { ajv: make(false), coercing: make("array"), opts, cache: new Map() };
+  v = { ajv: make(false), coercing: make("array"), opts, cache: new Map(), unchecked: new Map() };
   perArtifact.set(artifact, v);
   return v;
 }
@@ -52,10 +56,16 @@ function compiled(artifact: Artifact, key: string, schema: JsonSchema, coerce: b
   const cacheKey = `${coerce ? "c" : "s"}:${key}`;
   let fn = v.cache.get(cacheKey);
   if (!fn) {
+    takeUncheckedPatterns();
     try {
       fn = (coerce ? v.coercing : v.ajv).compile(convertSchema(schema, v.opts) as object);
     } catch (err) {
       fn = err instanceof Error ? err : new Error(String(err));
+    }
+    const unchecked = takeUncheckedPatterns();
+    if (unchecked.length) {
+      const operationId = key.slice(0, key.indexOf(":"));
+      v.unchecked.set(operationId, [...(v.unchecked.get(operationId) ?? []), ...unchecked]);
     }
     v.cache.set(cacheKey, fn);
   }
@@ -86,8 +96,32 @@ export function validateCall(artifact: Artifact, operation: Operation, call: Cal
     const checked = value !== null && typeof value === "object" ? structuredClone(value) : value;
     if (!fn(checked)) issues.push(...describeErrors(fn.errors ?? [], `${param.in}.${param.name}`));
   }
+  issues.push(...undeclared(operation, "query", call.query), ...undeclared(operation, "cookie", call.cookies));
   issues.push(...validateBody(artifact, operation, call));
   return issues;
+}
+
+/**
+ * Query parameters and cookies the operation does not declare (only `request()`
+ * can send them: a binding refuses unknown names when it parses its arguments).
+ * `request({path: "/things/1?_method=DELETE"})` must not slip past what the
+ * operation's binding would refuse.
+ */
+function undeclared(operation: Operation, location: "query" | "cookie", given: Record<string, unknown>): ValidationIssue[] {
+  const names = Object.keys(given);
+  if (names.length === 0) return [];
+  const declared = operation.parameters.filter((p) => p.in === location).map((p) => p.name);
+  return names
+    .filter((name) => !declared.includes(name))
+    .map((name) => ({
+      at: `${location}.${name}`,
+      message: `${location} parameter "${name}" is not declared by ${operation.id} (its ${location} parameters: ${declared.join(", ") || "none"})`,
+    }));
+}
+
+/** Spec patterns of this operation that are not checked (lookaround, backreferences), known once its validators compiled. */
+export function uncheckedPatterns(artifact: Artifact, operation: Operation): string[] {
+  return [...new Set(perArtifact.get(artifact)?.unchecked.get(operation.id) ?? [])];
 }
 
 function validateBody(artifact: Artifact, operation: Operation, call: CallRequest): ValidationIssue[] {

@@ -17,6 +17,7 @@ import type { Redactor } from "../vault/redact.ts";
 import { Attempt, type AttemptStop } from "./attempt.ts";
 import { buildEnvelope } from "./envelope.ts";
 import { deniedMessage, ReplayPlan } from "./replay.ts";
+import { RunLog } from "./run-log.ts";
 import type { CodeRunStore } from "./store.ts";
 
 export interface SandboxRunner {
@@ -119,15 +120,16 @@ export class RunEngine {
     // Deleting the pending row is the lock: only one decider wins, across processes.
     if (!store.deletePendingDecision(runId)) return { ok: false, message: `run ${runId} was decided by someone else just now` };
     const at = new Date(this.#now()).toISOString();
+    const log = this.#runLog(runId);
     if (request.decision === "deny") {
-      store.finishCall(runId, pending.callIndex, { status: "denied", decision: "denied", decidedBy: request.by, decidedAt: at, ...(request.message ? { denyMessage: request.message } : {}), error: { name: "CallDenied", message: deniedMessage(request.message) } });
+      log.finishCall(pending.callIndex, { status: "denied", decision: "denied", decidedBy: request.by, decidedAt: at, ...(request.message ? { denyMessage: request.message } : {}), error: { name: "CallDenied", message: deniedMessage(request.message) } });
     } else {
-      store.finishCall(runId, pending.callIndex, { decision: "approved", decidedBy: request.by, decidedAt: at });
+      log.finishCall(pending.callIndex, { decision: "approved", decidedBy: request.by, decidedAt: at });
       if (request.decision === "always" && pending.operationId) store.addAllowRule({ api: pending.api, operationId: pending.operationId, createdBy: request.by });
     }
     this.#o.bus.publish({ type: "decision.made", runId, callIndex: pending.callIndex, decision: request.decision === "deny" ? "denied" : "approved", by: request.by });
     const run = store.getRun(runId)!;
-    store.updateRun(runId, { status: "running" });
+    log.updateRun({ status: "running" });
     this.#published(runId);
     const continuation = this.#attempt(run, new ReplayPlan(store.getCalls(runId)), false, { code: run.program, policy: run.policy, source: run.source });
     return { ok: true, decision: pending, continuation };
@@ -181,32 +183,41 @@ export class RunEngine {
 
   #finishCancelled(pending: PendingDecision, message: string, decision: "expired" | "cancelled", by: string): void {
     const store = this.#o.store;
-    store.finishCall(pending.runId, pending.callIndex, { status: "denied", decision: decision === "expired" ? "expired" : "denied", decidedBy: by, decidedAt: new Date(this.#now()).toISOString() });
+    const log = this.#runLog(pending.runId);
+    log.finishCall(pending.callIndex, { status: "denied", decision: decision === "expired" ? "expired" : "denied", decidedBy: by, decidedAt: new Date(this.#now()).toISOString() });
     const run = store.getRun(pending.runId);
-    const envelope = buildEnvelope({ runId: pending.runId, calls: store.getCalls(pending.runId), logs: run?.logs ?? [], outcome: { error: { reason: "Cancelled", name: "Cancelled", message } } });
-    store.updateRun(pending.runId, { status: "cancelled", failureReason: "Cancelled", envelope });
+    const envelope = log.updateRun({
+      status: "cancelled",
+      failureReason: "Cancelled",
+      envelope: buildEnvelope({ runId: pending.runId, calls: log.calls(), logs: run?.logs ?? [], outcome: { error: { reason: "Cancelled", name: "Cancelled", message } } }),
+    })!;
     this.#o.bus.publish({ type: "decision.made", runId: pending.runId, callIndex: pending.callIndex, decision, by });
     this.#finished(pending.runId, envelope);
+  }
+
+  /** The one way this engine writes a run: through a RunLog that redacts with the vault's secrets. */
+  #runLog(runId: string): RunLog {
+    return new RunLog(this.#o.store, runId, this.#o.world.redactor());
   }
 
   async #attempt(run: CodeRun, plan: ReplayPlan, copySaved: boolean, request: Pick<ExecuteRequest, "code" | "policy" | "source" | "preApprovedBy" | "limits">): Promise<Envelope> {
     const controller = new AbortController();
     this.#running.set(run.id, controller);
-    const log = this.#o.log ?? (() => {});
+    const hostLog = this.#o.log ?? (() => {});
+    // One RunLog for the whole attempt: its redactor learns the credentials the calls use, and the outcome is redacted with them.
+    const log = this.#runLog(run.id);
     try {
       const attempt = new Attempt({
         run,
-        store: this.#o.store,
+        log,
         proxy: this.#o.proxy,
         plan,
         copySaved,
         ...(request.preApprovedBy ? { preApprovedBy: request.preApprovedBy } : {}),
-        redactor: this.#o.world.redactor(),
         signal: controller.signal,
         decisionTtlMs: this.#o.decisionTtlMs ?? DEFAULT_DECISION_TTL_MS,
         now: this.#now,
         onDecisionRequested: (decision) => this.#o.bus.publish({ type: "decision.requested", decision }),
-        log,
       });
       const outcome = await this.#o.sandbox.run({
         code: run.program,
@@ -218,47 +229,49 @@ export class RunEngine {
         signal: controller.signal,
         onCall: (call) => attempt.onCall(call),
       });
-      return this.#settle(run, outcome, attempt.stop, attempt.notes, controller.signal);
+      return this.#settle(log, outcome, attempt.stop, attempt.notes, controller.signal);
     } catch (err) {
-      log(`run ${run.id} could not run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      return this.#fail(run.id, [], "Unavailable", "the workbench could not run or save this program (logged on the host)");
+      hostLog(`run ${run.id} could not run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      return this.#fail(log, [], "Unavailable", "the workbench could not run or save this program (logged on the host)");
     } finally {
       this.#running.delete(run.id);
     }
   }
 
-  #settle(run: CodeRun, outcome: RunOutcome, stop: AttemptStop | undefined, notes: string[], signal: AbortSignal): Envelope {
-    const store = this.#o.store;
+  /** Stores how the attempt ended; everything the program produced (result, logs, error text) passes the run's redactor. */
+  #settle(log: RunLog, outcome: RunOutcome, stop: AttemptStop | undefined, notes: string[], signal: AbortSignal): Envelope {
+    const runId = log.runId;
     const logs = [...outcome.logs, ...notes];
     if (outcome.status === "completed") {
-      const envelope = buildEnvelope({ runId: run.id, calls: store.getCalls(run.id), logs, outcome: { result: outcome.result } });
-      store.updateRun(run.id, { status: "completed", failureReason: null, envelope, logs });
-      return this.#finished(run.id, envelope);
+      const envelope = log.updateRun({ status: "completed", failureReason: null, logs, envelope: buildEnvelope({ runId, calls: log.calls(), logs, outcome: { result: outcome.result } }) })!;
+      return this.#finished(runId, envelope);
     }
     if (outcome.status === "suspended" && stop?.kind === "pending") {
-      const pending = store.getPendingDecision(run.id);
+      const pending = this.#o.store.getPendingDecision(runId);
       if (pending) {
-        const envelope = buildEnvelope({ runId: run.id, calls: store.getCalls(run.id), logs, outcome: { pending } });
-        store.updateRun(run.id, { status: "pending", envelope, logs });
-        this.#published(run.id);
+        const envelope = log.updateRun({ status: "pending", logs, envelope: buildEnvelope({ runId, calls: log.calls(), logs, outcome: { pending } }) })!;
+        this.#published(runId);
         return envelope;
       }
     }
-    if (outcome.status === "suspended" && stop?.kind === "mismatch") return this.#fail(run.id, logs, "ReplayMismatch", stop.message);
+    if (outcome.status === "suspended" && stop?.kind === "mismatch") return this.#fail(log, logs, "ReplayMismatch", stop.message);
     if (outcome.status === "failed") {
-      if (signal.aborted) return this.#fail(run.id, logs, "Cancelled", String((signal.reason as Error | undefined)?.message ?? "cancelled"));
+      if (signal.aborted) return this.#fail(log, logs, "Cancelled", String((signal.reason as Error | undefined)?.message ?? "cancelled"));
       // The sandbox's own envelope says where in the program it failed.
-      const { reason, name, message } = outcomeToEnvelope(run.id, outcome).error!;
-      return this.#fail(run.id, logs, reason, message, name);
+      const { reason, name, message } = outcomeToEnvelope(runId, outcome).error!;
+      return this.#fail(log, logs, reason, message, name);
     }
-    return this.#fail(run.id, logs, "Unavailable", "the run stopped for a reason the workbench did not expect (logged on the host)");
+    return this.#fail(log, logs, "Unavailable", "the run stopped for a reason the workbench did not expect (logged on the host)");
   }
 
-  #fail(runId: string, logs: string[], reason: RunFailureReason, message: string, name: string = reason): Envelope {
-    const store = this.#o.store;
-    const envelope = buildEnvelope({ runId, calls: store.getCalls(runId), logs, outcome: { error: { reason, name, message } } });
-    store.updateRun(runId, { status: reason === "Cancelled" ? "cancelled" : "failed", failureReason: reason, envelope, logs });
-    return this.#finished(runId, envelope);
+  #fail(log: RunLog, logs: string[], reason: RunFailureReason, message: string, name: string = reason): Envelope {
+    const envelope = log.updateRun({
+      status: reason === "Cancelled" ? "cancelled" : "failed",
+      failureReason: reason,
+      logs,
+      envelope: buildEnvelope({ runId: log.runId, calls: log.calls(), logs, outcome: { error: { reason, name, message } } }),
+    })!;
+    return this.#finished(log.runId, envelope);
   }
 
   #unavailable(message: string): Envelope {

@@ -16,8 +16,9 @@ export function envelopeCall(call: CallRecord, runFinished: boolean): EnvelopeCa
   if (call.idempotencyKey) out.idempotency_key = call.idempotencyKey;
   if (call.decision) out.decision = call.decision;
   if (call.replayedFrom) out.replayed = true;
+  if (call.firstAttempt) out.retried_after_401 = true;
   if (call.error && (call.error.name === "CallDenied" || call.error.name === "CallRejected" || call.error.name === "CallFailed" || call.error.name === "VaultDenied")) {
-    out.error = { name: call.error.name, message: call.error.message };
+    out.error = { name: call.error.name, message: call.error.message, ...(call.error.details === undefined ? {} : { details: call.error.details }) };
   }
   if ((call.status === "in_flight" && runFinished) || call.status === "unknown") out.note = IN_FLIGHT_NOTE;
   return out;
@@ -55,6 +56,7 @@ function pendingPart(decision: PendingDecision): EnvelopePending {
     arguments: decision.arguments,
     waiting_for: "approval",
     ...(decision.expiresAt ? { expires_at: decision.expiresAt } : {}),
+    ...(decision.changes?.length ? { changes: decision.changes } : {}),
     next: `Nothing was sent. A person approves or denies this call in Codemode Workbench (or with \`workbench approve ${decision.runId}\`). The program then runs again from the top and you are notified when it finishes; read the outcome with get_code_run({"run": "${decision.runId}"}).`,
   };
   return pending;

@@ -10,7 +10,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import { createRequire } from "node:module";
-import type { CallRecord, RecordedRequest, RecordedResponse } from "../../../shared/runs.ts";
+import type { CallRecord, FirstAttempt, RecordedRequest, RecordedResponse } from "../../../shared/runs.ts";
 import { callStatusColumns, SENT_STATES } from "./rows.ts";
 import type { CodeRunStore } from "./store.ts";
 
@@ -73,6 +73,8 @@ export function exportHar(store: CodeRunStore, runId: string, creator = defaultC
   const notInHar: Har["log"]["_workbench"]["notInHar"] = [];
   for (const call of store.getCalls(runId)) {
     const sent = SENT_STATES.includes(callStatusColumns(call.status).state);
+    // A call retried after 401 reached the upstream twice: two entries, the first with its own 401.
+    if (sent && call.request && call.firstAttempt) entries.push(firstAttemptEntry(call, call.firstAttempt));
     if (sent && call.request) entries.push(entryOf(call, call.request));
     else notInHar.push({ index: call.index, operation: call.operation, status: call.status, why: sent ? "no request recorded" : "never sent" });
   }
@@ -113,6 +115,12 @@ function entryOf(call: CallRecord, request: RecordedRequest): HarEntry {
       argumentsHash: call.argumentsHash,
     }),
   };
+}
+
+function firstAttemptEntry(call: CallRecord, first: FirstAttempt): HarEntry {
+  const entry = entryOf({ ...call, response: first.response, durationMs: first.durationMs, status: first.response.status }, first.request);
+  entry._workbench = { ...entry._workbench, note: "answered 401; sent again once with a refreshed credential (the next entry)" };
+  return entry;
 }
 
 function harRequest(request: RecordedRequest): HarRequest {

@@ -18,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "indexes for listing and recovery", up: createListingIndexes },
   { version: 3, name: "text search (FTS5 trigram)", up: createTextSearch },
   { version: 4, name: "calls replayed from a parent run", up: addReplayedFrom },
+  { version: 5, name: "approval fingerprints, retries after 401, reasons to ask again", up: addApprovalBinding },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -197,4 +198,16 @@ function createTextSearch(db: DatabaseSync): void {
 /** A call answered from the parent run's saved result (an edit-and-re-run) names that run. */
 function addReplayedFrom(db: DatabaseSync): void {
   db.exec("ALTER TABLE calls ADD COLUMN replayed_from TEXT");
+}
+
+/**
+ * What a person approved is bound by a fingerprint of the request they saw; a
+ * call retried after a 401 keeps its first exchange; a decision asked again says why.
+ */
+function addApprovalBinding(db: DatabaseSync): void {
+  db.exec(`
+    ALTER TABLE calls ADD COLUMN request_fingerprint TEXT;
+    ALTER TABLE calls ADD COLUMN first_attempt_json TEXT;
+    ALTER TABLE pending_decisions ADD COLUMN changes_json TEXT;
+  `);
 }

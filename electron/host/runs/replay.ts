@@ -22,7 +22,7 @@ export type ReplayStep =
 
 /** The answer a call gave the program, rebuilt from its record. */
 export function savedAnswer(record: CallRecord): HostCallAnswer {
-  if (record.error) return { ok: false, error: { name: record.error.name, message: record.error.message } };
+  if (record.error) return { ok: false, error: record.error };
   if (record.status === "denied") {
     return { ok: false, error: { name: "CallDenied", message: deniedMessage(record.denyMessage) } };
   }

@@ -9,6 +9,7 @@ import type {
   AllowRule,
   CallRecord,
   CodeRun,
+  FirstAttempt,
   PendingDecision,
   RecordedRequest,
   RecordedResponse,
@@ -69,6 +70,8 @@ export interface CallRow {
   started_at: string;
   finished_at: Text;
   replayed_from: Text;
+  request_fingerprint: Text;
+  first_attempt_json: Text;
 }
 
 export interface PendingDecisionRow {
@@ -84,6 +87,7 @@ export interface PendingDecisionRow {
   requested_by_client: Text;
   requested_at: string;
   expires_at: Text;
+  changes_json: Text;
 }
 
 export type CallState = "answered" | Exclude<CallStatus, number>;
@@ -147,7 +151,7 @@ export function callFromRow(row: CallRow): CallRecord {
     status: row.state === "answered" ? row.http_status! : row.state,
     response: parseOpt<RecordedResponse>(row.response_json),
     result: parseOpt<JsonValue>(row.result_json),
-    error: parseOpt<{ name: string; message: string }>(row.error_json),
+    error: parseOpt<{ name: string; message: string; details?: JsonValue }>(row.error_json),
     durationMs: opt(row.duration_ms),
     idempotencyKey: opt(row.idempotency_key),
     decision: opt(row.decision) as Decision | undefined,
@@ -157,6 +161,8 @@ export function callFromRow(row: CallRow): CallRecord {
     startedAt: row.started_at,
     finishedAt: opt(row.finished_at),
     replayedFrom: opt(row.replayed_from),
+    requestFingerprint: opt(row.request_fingerprint),
+    firstAttempt: parseOpt<FirstAttempt>(row.first_attempt_json),
   });
 }
 
@@ -173,6 +179,7 @@ export function pendingFromRow(row: PendingDecisionRow): PendingDecision {
     requestedBy: sourceOf(row.requested_by_kind, row.requested_by_client),
     requestedAt: row.requested_at,
     expiresAt: opt(row.expires_at),
+    changes: parseOpt<string[]>(row.changes_json),
   });
 }
 

@@ -18,6 +18,7 @@ import type {
   AllowRule,
   CallRecord,
   CodeRun,
+  FirstAttempt,
   PendingDecision,
   RunListFilter,
   RunSummary,
@@ -85,6 +86,8 @@ export type CallPatch = Partial<
     | "decidedAt"
     | "denyMessage"
     | "finishedAt"
+    | "requestFingerprint"
+    | "firstAttempt"
   >
 >;
 
@@ -222,8 +225,9 @@ export class CodeRunStore {
     this.#run(
       `INSERT INTO calls (run_id, idx, completion_order, api, operation, operation_id, arguments_json, arguments_hash,
                           request_json, state, http_status, response_json, result_json, error_json, duration_ms,
-                          idempotency_key, decision, decided_by, decided_at, deny_message, started_at, finished_at, replayed_from)
-       VALUES (?, ?, ${autoOrder ? NEXT_COMPLETION_ORDER : "?"}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                          idempotency_key, decision, decided_by, decided_at, deny_message, started_at, finished_at, replayed_from,
+                          request_fingerprint, first_attempt_json)
+       VALUES (?, ?, ${autoOrder ? NEXT_COMPLETION_ORDER : "?"}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       call.runId, call.index, autoOrder ? call.runId : (call.completionOrder ?? null),
       call.api, call.operation, call.operationId ?? null, JSON.stringify(call.arguments), call.argumentsHash,
       jsonOrNull(call.request && capBody(call.request, this.#maxBodyBytes)), state, http_status,
@@ -231,6 +235,7 @@ export class CodeRunStore {
       call.durationMs ?? null, call.idempotencyKey ?? null, call.decision ?? null, call.decidedBy ?? null,
       call.decidedAt ?? null, call.denyMessage ?? null, call.startedAt ?? this.#stamp(),
       call.finishedAt ?? (settled ? this.#stamp() : null), call.replayedFrom ?? null,
+      call.requestFingerprint ?? null, jsonOrNull(call.firstAttempt && capFirstAttempt(call.firstAttempt, this.#maxBodyBytes)),
     );
     return this.getCall(call.runId, call.index)!;
   }
@@ -273,6 +278,8 @@ export class CodeRunStore {
     if (patch.decidedAt !== undefined) set("decided_at", patch.decidedAt);
     if (patch.denyMessage !== undefined) set("deny_message", patch.denyMessage);
     if (patch.finishedAt !== undefined) set("finished_at", patch.finishedAt);
+    if (patch.requestFingerprint !== undefined) set("request_fingerprint", patch.requestFingerprint);
+    if (patch.firstAttempt !== undefined) set("first_attempt_json", JSON.stringify(capFirstAttempt(patch.firstAttempt, this.#maxBodyBytes)));
     if (sets.length > 0) this.#run(`UPDATE calls SET ${sets.join(", ")} WHERE run_id = ? AND idx = ?`, ...values, runId, index);
     return this.getCall(runId, index);
   }
@@ -306,6 +313,12 @@ export class CodeRunStore {
       ).map((r) => r.idx);
       return { deleted: deleted.sort((a, b) => a - b), keptSent };
     });
+  }
+
+  /** Deletes one call that never left the machine (pending, denied, rejected); false if there is none such. */
+  deleteUnsentCall(runId: string, index: number): boolean {
+    const sent = SENT_STATES.map(() => "?").join(", ");
+    return this.#run(`DELETE FROM calls WHERE run_id = ? AND idx = ? AND state NOT IN (${sent})`, runId, index, ...SENT_STATES).changes > 0;
   }
 
   /**
@@ -367,11 +380,12 @@ export class CodeRunStore {
   putPendingDecision(decision: PendingDecision): void {
     this.#run(
       `INSERT OR REPLACE INTO pending_decisions (run_id, call_index, api, operation, operation_id, request_json, arguments_json,
-                                                 arguments_hash, requested_by_kind, requested_by_client, requested_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                                 arguments_hash, requested_by_kind, requested_by_client, requested_at, expires_at, changes_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       decision.runId, decision.callIndex, decision.api, decision.operation, decision.operationId ?? null,
       JSON.stringify(capBody(decision.request, this.#maxBodyBytes)), JSON.stringify(decision.arguments), decision.argumentsHash,
       decision.requestedBy.kind, decision.requestedBy.client ?? null, decision.requestedAt, decision.expiresAt ?? null,
+      jsonOrNull(decision.changes),
     );
   }
 
@@ -430,6 +444,10 @@ export class CodeRunStore {
 }
 
 /** The next completion order within a run: one more than the highest so far. */
+function capFirstAttempt(attempt: FirstAttempt, maxBodyBytes: number): FirstAttempt {
+  return { ...attempt, request: capBody(attempt.request, maxBodyBytes), response: capBody(attempt.response, maxBodyBytes) };
+}
+
 const NEXT_COMPLETION_ORDER = "(SELECT coalesce(max(completion_order), -1) + 1 FROM calls WHERE run_id = ?)";
 
 export { describeRecovery, type StoreRecovery } from "./open-database.ts";

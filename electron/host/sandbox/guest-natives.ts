@@ -9,6 +9,7 @@
  *   finish(kind, text, droppedLogLines) → how the program ended
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
+import { callArgumentProblem } from "./call-arguments.ts";
 import { callLimitFailure } from "./guest-failure.ts";
 import type { FromWorker, WorkerFailure } from "./protocol.ts";
 import type { DatasetReader, RunLimits } from "./types.ts";
@@ -45,7 +46,9 @@ export function installNatives(ctx: QuickJSContext, hooks: NativeHooks): QuickJS
     }
     const deferred = ctx.newPromise();
     hooks.onCall(index, deferred);
-    hooks.post({ type: "call", runId: hooks.runId, index, name, argsText });
+    // Too large or too deep: the host gets the refusal, never the text (see call-arguments.ts).
+    const refused = callArgumentProblem(argsText);
+    hooks.post(refused ? { type: "call", runId: hooks.runId, index, name, argsText: "null", refused } : { type: "call", runId: hooks.runId, index, name, argsText });
     return deferred.handle;
   });
 

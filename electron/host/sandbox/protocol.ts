@@ -70,7 +70,8 @@ export type WorkerRunResult =
 export type FromWorker =
   | { type: "ready" }
   | { type: "need"; runId: number; keys: string[] }
-  | { type: "call"; runId: number; index: number; name: string; argsText: string }
+  /** `refused` says why the arguments did not cross (too large, too deep); argsText is then "null". */
+  | { type: "call"; runId: number; index: number; name: string; argsText: string; refused?: string }
   | { type: "log"; runId: number; line: string }
   /** The run's log limit was reached; later lines are counted, not sent. */
   | { type: "logs-full"; runId: number }

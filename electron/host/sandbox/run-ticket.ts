@@ -80,7 +80,7 @@ export class RunTicket {
     switch (message.type) {
       case "call":
         this.calls++;
-        void this.answerCall(message.index, message.name, message.argsText);
+        void this.answerCall(message.index, message.name, message.argsText, message.refused);
         break;
       case "log":
         this.logs.push(message.line);
@@ -103,14 +103,14 @@ export class RunTicket {
     this.end({ status: "failed", error }, undefined, false);
   }
 
-  private async answerCall(index: number, name: string, argsText: string): Promise<void> {
-    const args = JSON.parse(argsText) as JsonValue;
+  private async answerCall(index: number, name: string, argsText: string, refused: string | undefined): Promise<void> {
     let answer: HostCallAnswer;
     const handler = this.request.onCall;
     if (!handler) answer = { ok: false, error: { name: "Error", message: "no host functions are available in this run" } };
     else {
       try {
-        answer = await handler({ index, name, args });
+        const args = JSON.parse(argsText) as JsonValue;
+        answer = await handler(refused ? { index, name, args, refused } : { index, name, args });
       } catch (err) {
         this.setup.log(`sandbox: host call ${index} (${name}) threw: ${err instanceof Error ? err.stack : String(err)}`);
         answer = { ok: false, error: HOST_CALL_FAILED };

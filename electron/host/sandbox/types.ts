@@ -74,7 +74,9 @@ export interface RunRequest {
  *       args are copied out as JSON made inside the guest (getters, toJSON and
  *       proxy traps run there, under the run's limits, never in the host; Map
  *       becomes an object, Set an array, BigInt a decimal string); the answer is
- *       copied in as JSON. A rejected call throws an Error whose `name` and
+ *       copied in as JSON. Arguments too large or nested too deep (see
+ *       call-arguments.ts) do not cross: the handler gets `refused` (why) and
+ *       `args: null`, so the call is still answered and recorded. A rejected call throws an Error whose `name` and
  *       `message` come from the handler's error, plus any `details` as
  *       `error.details`. A handler that throws (or answers with something that is
  *       not JSON) reaches the guest as `Error: host call failed`; the detail goes
@@ -85,7 +87,7 @@ export interface RunRequest {
  * A run ends when the program's promise settles: calls still in flight then are
  * abandoned (the handler keeps running; its answer is ignored).
  */
-export type HostCallHandler = (call: { index: number; name: string; args: JsonValue }) => Promise<HostCallAnswer>;
+export type HostCallHandler = (call: { index: number; name: string; args: JsonValue; refused?: string }) => Promise<HostCallAnswer>;
 
 export type HostCallAnswer =
   | { ok: true; value: JsonValue }

@@ -24,6 +24,6 @@ describe("defaultBaseUrl", () => {
     expect(defaultBaseUrl([{ url: "/api" }], file)).toEqual({ ok: false, error: { code: "base-url-needed", message: expect.stringMatching(/relative .*--base-url/) } });
     expect(defaultBaseUrl([], { kind: "text" })).toMatchObject({ ok: false, error: { message: expect.stringContaining("lists no servers") } });
     expect(defaultBaseUrl([{ url: "https://{tenant}.example.com" }], file)).toMatchObject({ ok: false, error: { message: expect.stringContaining("{tenant} without a default") } });
-    expect(defaultBaseUrl([{ url: "ftp://files.example.com" }], file)).toMatchObject({ ok: false, error: { message: expect.stringContaining("not http or https") } });
+    expect(defaultBaseUrl([{ url: "ftp://files.example.com" }], file)).toMatchObject({ ok: false, error: { message: expect.stringContaining("must be http or https, not ftp:") } });
   });
 });

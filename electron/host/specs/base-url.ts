@@ -5,6 +5,7 @@
  * server from a file or pasted text has nothing to resolve against, so it is an
  * error at registration that asks for a base URL, not a failed first call.
  */
+import { baseUrlProblem } from "../../../shared/api-config.ts";
 import type { ServerInfo } from "../../../shared/artifact.ts";
 import type { ApiSource } from "./registry-types.ts";
 
@@ -20,29 +21,31 @@ export function defaultBaseUrl(servers: readonly ServerInfo[], source: ApiSource
     return `{${name}}`;
   });
   if (missing.length > 0) {
-    return needed(`the spec's server URL ${server.url} uses ${missing.map((n) => `{${n}}`).join(", ")} without a default value`);
+    return needed(`the spec's server URL ${shorten(server.url)} uses ${missing.map((n) => `{${n}}`).join(", ")} without a default value`);
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return checked(url, server.url);
   if (source.kind === "url") {
     try {
       return checked(new URL(url, source.url).href, server.url);
     } catch {
-      return needed(`the spec's server URL ${server.url} cannot be resolved against ${source.url}`);
+      return needed(`the spec's server URL ${shorten(server.url)} cannot be resolved against ${shorten(source.url)}`);
     }
   }
-  const where = servers.length === 0 ? "the spec lists no servers" : `the spec's server URL ${server.url} is relative`;
+  const where = servers.length === 0 ? "the spec lists no servers" : `the spec's server URL ${shorten(server.url)} is relative`;
   return needed(`${where} and the spec did not come from a URL to resolve it against`);
 }
 
+/** A spec's server URL is untrusted input: it passes the same rules as a base URL a person types. */
 function checked(url: string, declared: string): BaseUrlResult {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return needed(`the spec's server URL ${declared} is not a valid URL`);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return needed(`the spec's server URL ${declared} is not http or https`);
-  return { ok: true, url: parsed.href.replace(/\/+$/, "") };
+  const problem = baseUrlProblem(url);
+  if (problem) return needed(`the spec's server URL ${shorten(declared)} cannot be used (${problem})`);
+  return { ok: true, url: new URL(url).href.replace(/\/+$/, "") };
+}
+
+/** A URL as messages show it: without user info (it may hold a password), and short. */
+function shorten(text: string): string {
+  const shown = text.replace(/^([a-z][\w+.-]*:\/\/)[^/@?#]*@/i, "$1…@");
+  return shown.length > 120 ? `${shown.slice(0, 117)}...` : shown;
 }
 
 function needed(why: string): BaseUrlResult {

@@ -31,6 +31,9 @@ export class DemoUpstream {
   }
 }
 
+/** What approvals of the demo API bind to: its server, whichever port it has in this process. */
+export const DEMO_BOUND_BASE_URL = "workbench-demo://server";
+
 /** Where an API's calls go: its base URL, or for the demo API the demo server's. */
 export async function resolveBaseUrl(entry: RegisteredApi, demo: DemoUpstream): Promise<string> {
   if (entry.baseUrl) return entry.baseUrl;

@@ -14,10 +14,16 @@
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/** Raw, percent-encoded and JSON-escaped forms of `value` (and their mixes). */
-export function textualPattern(value: string): string {
+/**
+ * Raw, percent-encoded and JSON-escaped forms of `value` (and their mixes).
+ * With `unicodeEscapes`, letters and digits may also be `\u`-escaped (`\u0041`,
+ * or `\\u0041` inside JSON-in-JSON), which an upstream may send to slip a
+ * secret past a scan of the text it wrote. That form costs the scan its fast
+ * first-character search, so the redactor uses it only on texts that contain `\u`.
+ */
+export function textualPattern(value: string, unicodeEscapes = false): string {
   let out = "";
-  for (const char of value) out += charPattern(char);
+  for (const char of value) out += charPattern(char, unicodeEscapes);
   return out;
 }
 
@@ -94,8 +100,8 @@ function render(aligned: AlignedBase64, alphabetTail: "+/" | "-_"): string {
 }
 
 /** One character of a secret in every form listed in the module doc. */
-function charPattern(char: string): string {
-  if (/^[A-Za-z0-9]$/.test(char)) return char;
+function charPattern(char: string, unicodeEscapes = false): string {
+  if (/^[A-Za-z0-9]$/.test(char)) return unicodeEscapes ? `(?:${char}|\\\\+u${hexPattern(char.charCodeAt(0), 4)})` : char;
   const forms = new Set<string>();
   // Any number of backslashes before a char JSON may escape (`\"`, `\\\"`, `\/`).
   if (char === '"' || char === "/") forms.add(`\\\\*${escapeRegExp(char)}`);

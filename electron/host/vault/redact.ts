@@ -29,7 +29,8 @@ export function hiddenMarker(label: string): string {
 export class Redactor {
   /** value → label; the first label given for a value wins. */
   readonly #labels = new Map<string, string>();
-  #matcher: { regex: RegExp; labels: string[] } | undefined;
+  /** The everyday matcher, and one that also finds `\u`-escaped letters and digits (for texts that contain `\u`). */
+  #matchers: [Matcher | undefined, Matcher | undefined] = [undefined, undefined];
 
   constructor(secrets: Iterable<RedactionSecret> = []) {
     for (const { label, value } of secrets) this.add(label, value);
@@ -39,7 +40,7 @@ export class Redactor {
   add(label: string, value: string): void {
     if (typeof value !== "string" || value.length < MIN_SECRET_LENGTH || this.#labels.has(value)) return;
     this.#labels.set(value, String(label));
-    this.#matcher = undefined;
+    this.#matchers = [undefined, undefined];
   }
 
   get size(): number {
@@ -55,8 +56,14 @@ export class Redactor {
     }
   }
 
-  /** A copy of the JSON value with secrets hidden in every string, keys included. Never throws. */
+  /**
+   * The JSON value with secrets hidden in every string, keys included. Copy on
+   * write: what holds no secret is returned as the very same object, so
+   * `redactJson(v) === v` says "nothing to hide". Never throws; on an internal
+   * failure (a cycle, nesting deeper than the stack) the whole value is hidden.
+   */
   redactJson(value: JsonValue): JsonValue {
+    if (this.#labels.size === 0) return value;
     try {
       return this.#redactValue(value);
     } catch {
@@ -67,18 +74,34 @@ export class Redactor {
   #redactValue(value: JsonValue): JsonValue {
     if (typeof value === "string") return this.#redactText(value);
     if (value === null || typeof value !== "object") return value;
-    if (Array.isArray(value)) return value.map((item) => this.#redactValue(item));
-    const out: { [key: string]: JsonValue } = {};
-    for (const [key, item] of Object.entries(value)) {
-      // defineProperty: a "__proto__" key stays an own property instead of changing the prototype.
-      Object.defineProperty(out, this.#redactText(key), { value: this.#redactValue(item), enumerable: true, writable: true, configurable: true });
+    if (Array.isArray(value)) {
+      let out: JsonValue[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i]!;
+        const clean = this.#redactValue(item);
+        if (clean !== item) out ??= value.slice(0, i);
+        out?.push(clean);
+      }
+      return out ?? value;
     }
+    const entries = Object.entries(value);
+    let changed = false;
+    const cleaned = entries.map(([key, item]) => {
+      const cleanKey = this.#redactText(key);
+      const cleanItem = this.#redactValue(item);
+      if (cleanKey !== key || cleanItem !== item) changed = true;
+      return [cleanKey, cleanItem] as const;
+    });
+    if (!changed) return value;
+    const out: { [key: string]: JsonValue } = {};
+    // defineProperty: a "__proto__" key stays an own property instead of changing the prototype.
+    for (const [key, item] of cleaned) Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
     return out;
   }
 
   #redactText(text: string): string {
     if (this.#labels.size === 0 || text.length < MIN_SECRET_LENGTH) return text;
-    const { regex, labels } = this.#compiled();
+    const { regex, labels } = this.#compiled(text.includes("\\u"));
     regex.lastIndex = 0;
     let match = regex.exec(text);
     if (!match) return text;
@@ -106,14 +129,22 @@ export class Redactor {
     return parts.join("");
   }
 
-  #compiled(): { regex: RegExp; labels: string[] } {
-    if (this.#matcher) return this.#matcher;
+  #compiled(unicodeEscapes: boolean): Matcher {
+    const slot = unicodeEscapes ? 1 : 0;
+    const cached = this.#matchers[slot];
+    if (cached) return cached;
     // Longest first: where two secrets match at the same place, the longer one wins.
     const values = [...this.#labels.keys()].sort((a, b) => b.length - a.length);
-    const groups = values.map((value) => `(${[textualPattern(value), ...base64Patterns(value)].join("|")})`);
-    this.#matcher = { regex: new RegExp(groups.join("|"), "g"), labels: values.map((value) => this.#labels.get(value)!) };
-    return this.#matcher;
+    const groups = values.map((value) => `(${[textualPattern(value, unicodeEscapes), ...base64Patterns(value)].join("|")})`);
+    const matcher = { regex: new RegExp(groups.join("|"), "g"), labels: values.map((value) => this.#labels.get(value)!) };
+    this.#matchers[slot] = matcher;
+    return matcher;
   }
+}
+
+interface Matcher {
+  regex: RegExp;
+  labels: string[];
 }
 
 function labelOf(match: RegExpExecArray, labels: string[]): string {

@@ -15,6 +15,8 @@ import { RE2JS } from "re2js";
 
 export interface LinearRegExp {
   test(text: string): boolean;
+  /** ajv caches compiled patterns by `toString()`: it must name the pattern, or every pattern would share one entry. */
+  toString(): string;
 }
 
 /** Patterns RE2 refused since the last `takeUncheckedPatterns()`; compilation is synchronous, so a caller brackets one compile. */
@@ -23,14 +25,15 @@ let refused: string[] = [];
 /** ajv's `code.regExp` engine: `(pattern, flags) => {test}`. */
 export const linearRegExpEngine = Object.assign(
   (pattern: string, _flags: string): LinearRegExp => {
+    const toString = () => `/${pattern}/${_flags}`;
     let compiled: RE2JS;
     try {
       compiled = RE2JS.compile(toRe2Syntax(pattern));
     } catch {
       refused.push(pattern);
-      return { test: () => true };
+      return { test: () => true, toString };
     }
-    return { test: (text: string) => compiled.matcher(text).find() };
+    return { test: (text: string) => compiled.matcher(text).find(), toString };
   },
   { code: "linearRegExp" },
 );

@@ -42,9 +42,9 @@ function checked(url: string, declared: string): BaseUrlResult {
   return { ok: true, url: new URL(url).href.replace(/\/+$/, "") };
 }
 
-/** A URL as messages show it: without user info (it may hold a password), and short. */
+/** A URL as messages show it: without user info or query (either may hold a secret), and short. */
 function shorten(text: string): string {
-  const shown = text.replace(/^([a-z][\w+.-]*:\/\/)[^/@?#]*@/i, "$1…@");
+  const shown = text.replace(/^([a-z][\w+.-]*:\/\/)[^/@?#]*@/i, "$1…@").replace(/([?#]).*$/s, "$1…");
   return shown.length > 120 ? `${shown.slice(0, 117)}...` : shown;
 }
 

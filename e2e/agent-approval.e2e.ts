@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectInfo } from "../shared/contract.ts";
+import { startRecordingServer } from "../electron/host/test-support/recording-server.ts";
 import { screenshot } from "./support/browser.ts";
 import { connectAgent, toolJson, type AgentHandle } from "./support/mcp.ts";
 import { openSession, type Session } from "./support/session.ts";
@@ -92,5 +93,43 @@ describe("an agent's write waits for a person", () => {
     expect(await run.detail.calls.first().innerText()).toContain("denied");
     await screenshot(s.browser.page, "run-denied");
     expect(s.browser.pageErrors).toEqual([]);
+  });
+
+  it("asked again: the API's base URL moved after the request was shown, so approving it shows the new request and what changed", async () => {
+    const elsewhere = await startRecordingServer();
+    try {
+      const code = 'return (await apis.petstore.createPet({ body: { name: "Moved" } })).status;';
+      const pending = toolJson(await agent.client.callTool({ name: WRITE_TOOL, arguments: { code } }));
+      expect(pending.status).toBe("pending");
+      const runId = String(pending.run);
+      const shownUrl = String((pending.pending as { url: string }).url);
+
+      // Someone (a script, another window) points the API elsewhere before the person decides.
+      const apis = await s.wb.channel<{ name: string; config: Record<string, unknown> }[]>("apis.list");
+      const petstore = apis.find((a) => a.name === "petstore")!;
+      await s.wb.channel("apis.update", { name: "petstore", config: { ...petstore.config, baseUrl: elsewhere.url } });
+
+      const inbox = await s.wb.openInbox();
+      const card = inbox.card("/pets");
+      await card.waitFor();
+      await inbox.approveWithKeyboard(card);
+      // The same call is back, with the request as it would now go and why it asks again; nothing was sent.
+      const again = inbox.card("/pets");
+      await again.locator(".decision-changes").waitFor();
+      const text = await again.innerText();
+      expect(text).toContain("Asked again");
+      expect(text).toContain(`the destination changed from ${new URL(shownUrl).origin} to ${elsewhere.url}`);
+      expect(text).toContain(`${elsewhere.url}/pets`);
+      expect(elsewhere.requests).toHaveLength(0);
+      await screenshot(s.browser.page, "inbox-asked-again");
+
+      await inbox.deny(again, "Not there.");
+      await agent.waitForNotification(runId);
+      expect(elsewhere.requests).toHaveLength(0);
+      await s.wb.channel("apis.update", { name: "petstore", config: petstore.config });
+      expect(s.browser.pageErrors).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });

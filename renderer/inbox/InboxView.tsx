@@ -147,6 +147,16 @@ function DecisionCard({ decision, now, onMove }: { decision: PendingDecision; no
           {decision.runId}
         </button>
       </p>
+      {decision.changes?.length ? (
+        <div className="decision-changes" role="note">
+          <strong>Asked again:</strong> you approved this call before, and the request changed since. Nothing was sent.
+          <ul>
+            {decision.changes.map((change) => (
+              <li key={change}>{change}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <div className="decision-body">
         <div className="decision-request">
           <RequestBlock request={decision.request} title="Request that would be sent" />

@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- tools`: what the proxy and the two tools cost.
- * - Proxy overhead: 1,000 sequential GETs through the whole proxy (match,
- *   validate, policy, credentials, send, parse, redact, record) against plain
- *   fetch to the same loopback server (target <= 1.25x).
+ * - Proxy overhead: 1,000 sequential GETs through the whole pipeline (match,
+ *   validate, policy, URL guard, fingerprint, credentials, send, parse, redact
+ *   at both exits, record in a real run store) against plain fetch to the same
+ *   loopback server (target <= 1.25x).
  * - Search over GitHub's spec: a keyword scan over all `paths` (p50 <= 100 ms,
  *   sandbox memory <= 64 MiB) and over the compact `operations` (p50 <= 20 ms).
  * - Tool descriptions' size in tokens with the GitHub spec registered.
@@ -13,7 +14,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { githubSpecPath } from "../scripts/fixtures.ts";
 import { apiConfig } from "../shared/api-config.ts";
-import { prepareCall, sendPrepared, type ProxyDeps } from "../electron/host/proxy/pipeline.ts";
+import type { JsonValue } from "../shared/json.ts";
+import { runCall, type CallContext, type ProxyDeps } from "../electron/host/proxy/pipeline.ts";
+import { callSignature } from "../electron/host/runs/attempt.ts";
+import { RunLog } from "../electron/host/runs/run-log.ts";
+import { CodeRunStore } from "../electron/host/runs/store.ts";
 import { ConfiguredCredentialResolver } from "../electron/host/proxy/credentials.ts";
 import type { ApiTarget } from "../electron/host/proxy/types.ts";
 import { ingest } from "../electron/host/specs/ingest.ts";
@@ -74,11 +79,24 @@ async function proxyOverhead(): Promise<BenchRow[]> {
     if (!result.ok) throw new Error(result.error.message);
     const target: ApiTarget = { name: "bench", artifact: result.artifact, config: apiConfig.parse({ baseUrl: server.url, auth: { scheme: "bearer", credential: "vault:svc/token" } }), baseUrl: server.url };
     const deps: ProxyDeps = { target: () => target, vault, resolver: new ConfiguredCredentialResolver({ vault }) };
-    const redactor = new Redactor(vault.secrets());
+    // The whole pipeline as a run uses it: recorded in a real run store through the run's RunLog, and the
+    // answer redacted as it would cross into the sandbox.
+    const { store } = CodeRunStore.open(dir);
+    const run = store.createRun({ source: { kind: "cli" }, tool: "execute", policy: "read_only", program: "bench", clock: 0, seed: 0 });
+    const log = new RunLog(store, run.id, new Redactor(vault.secrets()));
+    const controller = new AbortController();
+    const ctx: CallContext = {
+      runId: run.id, policy: "read_only", source: run.source, log, redactor: log.redactor, signal: controller.signal, decisionTtlMs: 60_000,
+      now: Date.now, stopped: () => false, onWire: () => () => {}, onDecisionRequested: () => {}, note: () => {},
+    };
+    const guest = { api: "bench", op: "listItems", args: { limit: 10 } };
+    const signature = callSignature(guest);
+    let index = 0;
     const n = 1_000;
     const viaProxy = async () => {
-      const prepared = await prepareCall(deps, { api: "bench", op: "listItems", args: { limit: 10 } }, { policy: "read_only" });
-      await sendPrepared(deps, prepared, redactor);
+      const result = await runCall(deps, ctx, { index: index++, guest, signature });
+      if (result.kind !== "answer") throw new Error("the bench call did not answer");
+      log.redactor.redactJson(result.answer as unknown as JsonValue);
     };
     const plain = async () => {
       const response = await fetch(`${server.url}/items?limit=10`, { headers: { authorization: "Bearer bench-secret-token", accept: "application/json" } });
@@ -100,6 +118,7 @@ async function proxyOverhead(): Promise<BenchRow[]> {
       for (let i = 0; i < n / rounds; i++) await viaProxy();
       proxyRounds.push(performance.now() - t);
     }
+    store.close();
     const proxyMs = percentile(proxyRounds, 50) * rounds;
     const fetchMs = percentile(fetchRounds, 50) * rounds;
     const ratio = proxyMs / fetchMs;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { ensureDataDir } from "./data-dir.ts";
 import { ApiDirectory } from "./api-directory.ts";
 import { EventBus } from "./events.ts";
+import { HostLog } from "./host-log.ts";
 import { ConfiguredCredentialResolver, type CredentialResolver } from "./proxy/credentials.ts";
 import type { ProxyDeps } from "./proxy/pipeline.ts";
 import { RunEngine, type ExecuteRequest } from "./runs/engine.ts";
@@ -35,6 +36,7 @@ export interface WorkbenchOptions {
   dataDir: string;
   env?: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
+  /** Told every line the host logs, redacted (the CLI prints them under WORKBENCH_DEBUG); all go to logs/host.log too. */
   log?: (message: string) => void;
   /** Sandbox worker threads (default min(4, CPUs)). */
   sandboxSize?: number;
@@ -88,7 +90,6 @@ export class Workbench {
   }
 
   static open(options: WorkbenchOptions): OpenResult {
-    const log = options.log ?? (() => {});
     const notices: string[] = [];
     const dataDir = ensureDataDir(options.dataDir);
     const vaultIsNew = !existsSync(join(dataDir, "vault.json"));
@@ -96,6 +97,11 @@ export class Workbench {
     if (!opened.ok) return { ok: false, message: `the vault cannot be opened: ${opened.message}` };
     const vault = opened.vault;
     notices.push(...vault.notices());
+    // Every line the host logs is redacted with what a run's redactor would know, then kept in logs/host.log.
+    const resolver = options.resolver ?? new ConfiguredCredentialResolver({ vault, ...(options.fetch ? { fetch: options.fetch } : {}), log: (message) => log(message) });
+    const knownSecrets = () => [...vault.secrets(), ...(resolver.knownSecrets?.() ?? [])];
+    const hostLog = new HostLog({ dataDir, redactor: () => new Redactor(knownSecrets()), ...(options.log ? { echo: options.log } : {}) });
+    const log = (message: string) => hostLog.write(message);
 
     const registry = ApiRegistry.open(dataDir);
     if (registry.loadProblem) notices.push(registry.loadProblem.message);
@@ -117,7 +123,6 @@ export class Workbench {
     const demo = new DemoUpstream({ token: DEMO_TOKEN });
     const apis = new ApiDirectory(registry, demo);
     const sandbox = new SandboxPool({ ...(options.sandboxSize ? { size: options.sandboxSize } : {}), log, ...(options.now ? { now: options.now } : {}) });
-    const resolver = options.resolver ?? new ConfiguredCredentialResolver({ vault, ...(options.fetch ? { fetch: options.fetch } : {}), log });
     const proxy: ProxyDeps = {
       target: (name) => apis.get(name),
       vault,
@@ -141,7 +146,7 @@ export class Workbench {
           vault: vaultGlobal(vault),
           context: Object.fromEntries(apis.list().map((t) => [t.name, (t.config.sandboxGlobals ?? {}) as JsonValue])),
         }),
-        redactor: () => new Redactor([...vault.secrets(), ...(resolver.knownSecrets?.() ?? [])]),
+        redactor: () => new Redactor(knownSecrets()),
       },
     });
     engine.expireDue();

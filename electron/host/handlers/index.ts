@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { contract, type ChannelError, type ChannelName, type ParsedRequestOf, type ReplyOf } from "../../../shared/contract.ts";
 import { apiHandlers } from "./apis.ts";
 import type { Caller, ChannelHandler, ChannelHandlers, HandlerContext } from "./context.ts";
+import { reportInternalError } from "../host-log.ts";
 import { ChannelFailure, channelError } from "./failure.ts";
 import { programHandlers } from "./programs.ts";
 import { runHandlers } from "./runs.ts";
@@ -47,9 +48,8 @@ export async function dispatchChannel(handlers: ChannelHandlers, channel: string
     return { ok: true, reply };
   } catch (err) {
     if (err instanceof ChannelFailure) return { ok: false, error: channelError(err.code, err.message) };
-    // Host exception text can carry secrets: the log gets it, the caller a fixed message.
-    log(`${channel} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    return { ok: false, error: channelError("failed", `${channel} failed on the host (the details are in the host's log); try again, and report it if it keeps failing`) };
+    // Host exception text can carry secrets: the log gets it (redacted), the caller a fixed message with an error id.
+    return { ok: false, error: channelError("failed", `${reportInternalError(log, `${channel} failed on the host`, err)}; try again, and report it if it keeps failing`) };
   }
 }
 

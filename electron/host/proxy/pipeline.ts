@@ -25,6 +25,7 @@ import type { HttpMethod, Operation } from "../../../shared/artifact.ts";
 import type { Decision } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
 import type { CallRecord, FirstAttempt, PendingDecision, RecordedRequest, RecordedResponse, RunPolicy, RunSource } from "../../../shared/runs.ts";
+import { reportInternalError } from "../host-log.ts";
 import type { HostCallAnswer } from "../sandbox/types.ts";
 import { describeChanges, requestFingerprint } from "./approval.ts";
 import { attachCredential, previewCredential } from "./attach.ts";
@@ -445,6 +446,5 @@ function describeGuestCall(guest: GuestCall): string {
 
 function asCallFailure(err: unknown, deps: ProxyDeps): CallFailure {
   if (err instanceof CallFailure) return err;
-  deps.log?.(`call failed inside the host: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  return new CallFailure("CallFailed", "the workbench could not process this call (an internal error, logged on the host)", { reason: "internal" });
+  return new CallFailure("CallFailed", reportInternalError(deps.log ?? (() => {}), "the workbench could not process this call", err), { reason: "internal" });
 }

@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../../../shared/json.ts";
 import type { CallRecord, CodeRun, PendingDecision } from "../../../shared/runs.ts";
+import { reportInternalError } from "../host-log.ts";
 import { canonicalJson } from "../proxy/canonical-json.ts";
 import { runCall, type GuestCall, type ProxyDeps } from "../proxy/pipeline.ts";
 import type { HostCallAnswer } from "../sandbox/types.ts";
@@ -35,6 +36,8 @@ export interface AttemptOptions {
   decisionTtlMs: number;
   now: () => number;
   onDecisionRequested: (decision: PendingDecision) => void;
+  /** The host log, for internal failures. */
+  hostLog: (message: string) => void;
 }
 
 /** sha256 of what the program asked for, as it asked: replay compares it call by call. */
@@ -78,7 +81,13 @@ export class Attempt {
    * answer, live or replayed, value or error, passes the run's redactor here.
    */
   async onCall(call: { index: number; name: string; args: JsonValue; refused?: string }): Promise<HostCallAnswer> {
-    const answer = await this.#route(call);
+    let answer: HostCallAnswer;
+    try {
+      answer = await this.#route(call);
+    } catch (err) {
+      // A bug or a store that cannot be written: the program gets a sentence with an error id, the host log the detail.
+      answer = { ok: false, error: { name: "CallFailed", message: reportInternalError(this.#o.hostLog, `call ${call.index} could not be handled`, err), details: { reason: "internal" } } };
+    }
     return "suspend" in answer ? answer : (this.#o.log.redactor.redactJson(answer as unknown as JsonValue) as unknown as HostCallAnswer);
   }
 

@@ -10,6 +10,7 @@ import type { Envelope, RunFailureReason } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
 import type { CodeRun, PendingDecision, RunPolicy, RunSource } from "../../../shared/runs.ts";
 import type { EventBus } from "../events.ts";
+import { reportInternalError } from "../host-log.ts";
 import type { ProxyDeps } from "../proxy/pipeline.ts";
 import { outcomeToEnvelope } from "../sandbox/envelope.ts";
 import type { RunLimits, RunOutcome, RunRequest } from "../sandbox/types.ts";
@@ -218,6 +219,7 @@ export class RunEngine {
         decisionTtlMs: this.#o.decisionTtlMs ?? DEFAULT_DECISION_TTL_MS,
         now: this.#now,
         onDecisionRequested: (decision) => this.#o.bus.publish({ type: "decision.requested", decision }),
+        hostLog,
       });
       const outcome = await this.#o.sandbox.run({
         code: run.program,
@@ -231,8 +233,7 @@ export class RunEngine {
       });
       return this.#settle(log, outcome, attempt.stop, attempt.notes, controller.signal);
     } catch (err) {
-      hostLog(`run ${run.id} could not run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      return this.#fail(log, [], "Unavailable", "the workbench could not run or save this program (logged on the host)");
+      return this.#fail(log, [], "Unavailable", reportInternalError(hostLog, `the workbench could not run or save run ${run.id}`, err));
     } finally {
       this.#running.delete(run.id);
     }
@@ -261,7 +262,7 @@ export class RunEngine {
       const { reason, name, message } = outcomeToEnvelope(runId, outcome).error!;
       return this.#fail(log, logs, reason, message, name);
     }
-    return this.#fail(log, logs, "Unavailable", "the run stopped for a reason the workbench did not expect (logged on the host)");
+    return this.#fail(log, logs, "Unavailable", reportInternalError(this.#o.log ?? (() => {}), `run ${runId} stopped for a reason the workbench did not expect`, new Error(`outcome ${outcome.status}, stop ${JSON.stringify(stop)}`)));
   }
 
   #fail(log: RunLog, logs: string[], reason: RunFailureReason, message: string, name: string = reason): Envelope {

@@ -10,7 +10,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
 import { isProcessAlive } from "../host/runs/run-owner.ts";
-import { writeFileAtomic } from "../host/specs/atomic-file.ts";
+import { writeFileAtomic } from "../host/common/atomic-file.ts";
 
 export const LOCKFILE_NAME = "serve.lock.json";
 

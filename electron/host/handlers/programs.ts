@@ -8,7 +8,7 @@ import { existsSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { SavedProgram } from "../../../shared/contract.ts";
-import { writeFileAtomic } from "../specs/atomic-file.ts";
+import { writeFileAtomic } from "../common/atomic-file.ts";
 import type { HandlerContext, HandlerGroup } from "./context.ts";
 
 const PROGRAMS_FORMAT = 1;

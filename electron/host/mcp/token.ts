@@ -5,23 +5,16 @@
  * Rotating writes a new token; whoever checks requests reads `current()`
  * each time, so the old token stops working at once.
  */
-import { randomBytes, timingSafeEqual, createHash } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { writeFileAtomic } from "../specs/atomic-file.ts";
+import { writeFileAtomic } from "../common/atomic-file.ts";
 
 const fileShape = z.object({ token: z.string().min(32), port: z.number().int().min(1).max(65535).optional() });
 
 export function newToken(): string {
   return randomBytes(32).toString("base64url");
-}
-
-/** Compares secrets in constant time (hashing first, so lengths do not leak either). */
-export function sameSecret(given: string, expected: string): boolean {
-  const a = createHash("sha256").update(given).digest();
-  const b = createHash("sha256").update(expected).digest();
-  return timingSafeEqual(a, b);
 }
 
 export class McpTokenStore {

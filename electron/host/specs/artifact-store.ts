@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ARTIFACT_FORMAT, type Artifact, type IngestResult } from "../../../shared/artifact.ts";
-import { writeFileAtomic } from "./atomic-file.ts";
+import { writeFileAtomic } from "../common/atomic-file.ts";
 import { ingest, INGEST_REVISION, specHash } from "./ingest.ts";
 
 export type ArtifactLoad =

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { apiConfig, apiNameProblem, type ApiConfigInput } from "../../../shared/api-config.ts";
 import type { Artifact } from "../../../shared/artifact.ts";
 import { ArtifactStore } from "./artifact-store.ts";
-import { writeFileAtomic } from "./atomic-file.ts";
+import { writeFileAtomic } from "../common/atomic-file.ts";
 import { defaultBaseUrl } from "./base-url.ts";
 import type { ApiSource, RegisteredApi, RegistryChange, RegistryResult } from "./registry-types.ts";
 

@@ -98,7 +98,7 @@ export class Workbench {
     notices.push(...vault.notices());
 
     const registry = ApiRegistry.open(dataDir);
-    if (registry.loadProblem) notices.push(registry.loadProblem.message);
+    notices.push(...registry.notices());
     const demoAdded = ensureDemoApi(registry);
     if (!demoAdded.ok) notices.push(demoAdded.error.message);
     else if (vaultIsNew && registry.entry(DEMO_API_NAME)?.source.kind === "demo") {

@@ -63,7 +63,7 @@ export function registerMcpCommands(program: Command, io: CliIo): void {
             await server.close();
           }
         },
-        { quickOpen: false, sandboxSize: 2 },
+        { sandboxSize: 2 },
       );
     });
 }

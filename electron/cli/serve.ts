@@ -71,7 +71,7 @@ export function registerServeCommands(program: Command, io: CliIo): void {
           io.stderr(`${signal}: stopping\n`);
           await server.close();
         },
-        { quickOpen: false, sandboxSize: undefined },
+        { sandboxSize: undefined },
       );
     });
 }

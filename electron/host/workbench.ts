@@ -45,8 +45,6 @@ export interface WorkbenchOptions {
   cipher?: SecretCipher;
   acceptPlaintextVault?: boolean;
   resolver?: CredentialResolver;
-  /** Short CLI commands skip SQLite's full integrity check. */
-  quickOpen?: boolean;
 }
 
 export type OpenResult = { ok: true; workbench: Workbench; notices: string[] } | { ok: false; message: string };
@@ -106,7 +104,8 @@ export class Workbench {
       vault.set("demo", "token", DEMO_TOKEN, { allowApis: [DEMO_API_NAME] });
     }
 
-    const { store, recovered } = CodeRunStore.open(dataDir, options.quickOpen ? { integrityCheck: "fast" } : {});
+    // The same full check from every face: one that checked less would meet damaged pages mid-command where the others salvage them.
+    const { store, recovered } = CodeRunStore.open(dataDir);
     if (recovered) notices.push(describeRecovery(recovered));
     const recovery = store.recoverAfterCrash();
     if (recovery.interruptedRuns.length) {

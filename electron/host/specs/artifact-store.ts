@@ -57,6 +57,22 @@ export class ArtifactStore {
     if (!existsSync(this.artifactPath(artifact.hash))) this.write(artifact);
   }
 
+  /**
+   * The state of a spec's cached artifact and of its kept text, changing
+   * nothing (for `workbench doctor`): "ok", or why the artifact cannot be used
+   * as is ("missing", "damaged", "from an older version of the workbench").
+   */
+  check(hash: string): { artifact: string; text: "ok" | "missing" | "damaged" } {
+    const cached = this.readCached(hash);
+    let text: "ok" | "missing" | "damaged";
+    try {
+      text = specHash(readFileSync(this.sourcePath(hash), "utf8")) === hash ? "ok" : "damaged";
+    } catch {
+      text = "missing";
+    }
+    return { artifact: cached.artifact ? "ok" : cached.problem, text };
+  }
+
   /** The artifact's JSON as stored, for readers that parse it themselves (sandbox workers). */
   text(hash: string): string | undefined {
     try {

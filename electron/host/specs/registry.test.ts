@@ -134,6 +134,12 @@ describe("ApiRegistry", () => {
     expect(registry.register("pets", swagger, {}, fileSource).ok).toBe(true);
   });
 
+  it("does not take a registry moved aside for a first start (the demo API the person removed stays removed)", () => {
+    writeFileSync(join(dataDir, "registry.json"), "{ this is not json");
+    expect(ApiRegistry.open(dataDir, { clock }).firstStart).toBe(false);
+    expect(ApiRegistry.open(dataDir, { clock }).firstStart).toBe(false);
+  });
+
   it("keeps an entry it cannot use, marked unusable with the reason, through later writes, and copies the file once", () => {
     const registry = ApiRegistry.open(dataDir, { clock });
     registry.register("good", swagger, {}, fileSource);

@@ -8,11 +8,12 @@
  * (registry-file.ts) until `update` repairs it or `remove` removes it. Every
  * change is announced to listeners (MCP's tools/list_changed, the UI).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
 import { apiConfig, apiNameProblem, type ApiConfigInput } from "../../../shared/api-config.ts";
 import type { Artifact } from "../../../shared/artifact.ts";
+import { keptCopiesOf } from "../common/json-file.ts";
 import { ArtifactStore } from "./artifact-store.ts";
 import { defaultBaseUrl } from "./base-url.ts";
 import { apiSource, readRegistryFile, writeRegistryFile, type UnusableApi } from "./registry-file.ts";
@@ -60,7 +61,8 @@ export class ApiRegistry {
     this.file = join(dataDir, "registry.json");
     this.clock = opts.clock ?? (() => new Date());
     this.store = opts.store ?? new ArtifactStore(dataDir);
-    this.firstStart = !existsSync(this.file);
+    // A registry moved aside by an earlier recovery is not a first start: the demo API the person removed stays removed.
+    this.firstStart = !existsSync(this.file) && keptCopiesOf(this.file, existsSync(dataDir) ? readdirSync(dataDir) : []).length === 0;
     this.reload();
   }
 

@@ -5,8 +5,62 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
 import { builtinModules } from "node:module";
+import { layersPlugin } from "./scripts/eslint-layers.js";
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`), "node:*"];
+/**
+ * Which of our folders each host folder may import (first matching target
+ * wins; see scripts/eslint-layers.js). Read bottom-up: shared/ is the floor;
+ * host/common/ holds helpers any host folder may use; the domain folders come
+ * next; the composition root (host/*.ts), handlers/ and mcp/ sit on top. No
+ * host file may import a face (electron/cli*, electron/serve*) or the Electron
+ * files (main.ts, preload.ts, ipc.ts): none of them is in any allow-list.
+ */
+const SHARED = "shared/**";
+const COMMON = "electron/host/common/**";
+const HOST_ROOT = "electron/host/*";
+/** Tests may also use the test helpers, and drive the CLI end to end to prove what a person sees. */
+const TEST_SUPPORT = ["electron/host/test-support/**", "scripts/fixtures.ts", "electron/cli.ts", "electron/cli/io.ts"];
+/** Running a program takes the sandbox, the proxy and the store together: runs/ and tools/ share one layer. */
+const RUN_LAYER = ["runs", "tools", "proxy", "sandbox", "specs", "vault"].map((folder) => `electron/host/${folder}/**`);
+const HOST_LAYERS = [
+  { target: "electron/host/common/**", allow: [COMMON, SHARED], why: "common/ is the bottom of the host: helpers with no domain." },
+  {
+    target: "electron/host/sandbox/**",
+    allow: ["electron/host/sandbox/**", SHARED],
+    why: "The sandbox runs guest code in workers: it must not reach the proxy, the vault or the disk through our modules.",
+  },
+  {
+    target: "electron/host/specs/**",
+    allow: ["electron/host/specs/**", COMMON, SHARED, "electron/host/data-dir.ts", "specs/**"],
+    allowInTests: TEST_SUPPORT,
+    why: "Ingest and the registry know nothing of the proxy, the sandbox or the vault.",
+  },
+  { target: "electron/host/vault/**", allow: ["electron/host/vault/**", COMMON, SHARED, "electron/host/data-dir.ts"], allowInTests: TEST_SUPPORT },
+  {
+    target: "electron/host/proxy/**",
+    allow: ["electron/host/proxy/**", "electron/host/vault/**", "electron/host/specs/**", COMMON, SHARED],
+    allowInTests: TEST_SUPPORT,
+  },
+  {
+    target: "electron/host/runs/**",
+    allow: [...RUN_LAYER, "electron/host/events.ts", "electron/host/data-dir.ts", COMMON, SHARED],
+    allowInTests: [...TEST_SUPPORT, HOST_ROOT],
+  },
+  {
+    target: "electron/host/tools/**",
+    // The tool definitions are handed the Workbench they run on.
+    allow: [...RUN_LAYER, "electron/host/workbench.ts", COMMON, SHARED],
+    allowInTests: TEST_SUPPORT,
+  },
+  {
+    target: "electron/host/**",
+    allow: ["electron/host/**", SHARED, "specs/**"],
+    allowInTests: TEST_SUPPORT,
+    why: "Host code never imports a face (electron/cli, electron/serve) or the Electron files (main.ts, preload.ts, ipc.ts).",
+  },
+];
+
 const electronOnlyInMain = {
   name: "electron",
   message: "Only electron/main.ts, electron/preload.ts and electron/ipc.ts may import 'electron'; host code must run in plain Node.",
@@ -58,5 +112,10 @@ export default tseslint.config(
         patterns: [{ group: ["**/renderer/**"], message: "Host code never imports the renderer." }],
       }],
     },
+  },
+  {
+    files: ["electron/host/**/*.ts"],
+    plugins: { workbench: layersPlugin },
+    rules: { "workbench/layers": ["error", { layers: HOST_LAYERS }] },
   },
 );

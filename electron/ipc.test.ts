@@ -4,7 +4,8 @@ import { CHANNELS } from "../shared/contract.ts";
 import { createHandlers } from "./host/handlers/index.ts";
 import { connectInfo } from "./host/handlers/connect.ts";
 import { openTestBench, type TestBench } from "./host/test-support/workbench.ts";
-import { APP_ORIGIN, ipcChannel, registerIpcHandlers } from "./ipc.ts";
+import { ipcChannel } from "../shared/ipc-channels.ts";
+import { APP_ORIGIN, registerIpcHandlers } from "./ipc.ts";
 
 type Handler = (event: IpcMainInvokeEvent, payload: unknown) => Promise<unknown>;
 

@@ -7,18 +7,14 @@
  * ChannelError data, exactly as over the HTTP bridge.
  */
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from "electron";
-import { CHANNELS, type ChannelError, type ChannelName } from "../shared/contract.ts";
+import { CHANNELS, type ChannelError } from "../shared/contract.ts";
 import type { WorkbenchEvent } from "../shared/events.ts";
+import { EVENT_CHANNEL, ipcChannel } from "../shared/ipc-channels.ts";
 import type { EventBus } from "./host/events.ts";
 import { dispatchChannel, type ChannelHandlers } from "./host/handlers/index.ts";
 
 /** The origin the window's renderer is served from (a privileged custom scheme, see main.ts). */
 export const APP_ORIGIN = "app://workbench";
-export const EVENT_CHANNEL = "workbench:event";
-
-export function ipcChannel(channel: ChannelName): string {
-  return `workbench:${channel}`;
-}
 
 /** True when the request comes from the top frame of `window`, showing our own renderer. */
 export function isTrustedSender(event: IpcMainInvokeEvent, window: BrowserWindow | undefined): boolean {

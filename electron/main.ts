@@ -13,9 +13,10 @@
  * relative to that bundle.
  */
 import { readFile } from "node:fs/promises";
-import { dirname, extname, join, normalize, sep } from "node:path";
+import { dirname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from "electron";
+import { contentTypeOf } from "./host/common/content-types.ts";
 import { resolveDataDir } from "./host/data-dir.ts";
 import { failed } from "./host/handlers/failure.ts";
 import { createHandlers } from "./host/handlers/index.ts";
@@ -77,7 +78,7 @@ function serveRendererProtocol(): void {
     if (url.host !== "workbench" || relative.startsWith("..") || !file.startsWith(RENDERER_DIR + sep)) return new Response("not found", { status: 404 });
     try {
       const body = await readFile(file);
-      const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
+      const type = contentTypeOf(file);
       const headers: Record<string, string> = { "content-type": type, "x-content-type-options": "nosniff" };
       if (type.startsWith("text/html")) headers["content-security-policy"] = CSP;
       return new Response(body, { headers });
@@ -87,18 +88,6 @@ function serveRendererProtocol(): void {
     }
   });
 }
-
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".woff2": "font/woff2",
-  ".ttf": "font/ttf",
-  ".wasm": "application/wasm",
-};
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({

@@ -11,10 +11,8 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from "electron";
 import { CHANNELS, methodName, type ChannelName } from "../shared/contract.ts";
 import type { WorkbenchEvent } from "../shared/events.ts";
+import { EVENT_CHANNEL, ipcChannel } from "../shared/ipc-channels.ts";
 
-// Kept in step with ipc.ts (which cannot be imported here: it pulls in host code).
-const EVENT_CHANNEL = "workbench:event";
-const ipcChannel = (channel: ChannelName) => `workbench:${channel}`;
 
 function channelMethod(channel: ChannelName): (request: unknown) => Promise<unknown> {
   const name = ipcChannel(channel);

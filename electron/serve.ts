@@ -73,6 +73,7 @@ export async function startWorkbenchServer(options: WorkbenchServerOptions): Pro
   const takeLock = !holder || (holder.kind === "mcp" && kind !== "mcp");
 
   const tokens = new McpTokenStore(dataDir);
+  if (tokens.notice) log(`note: ${tokens.notice}`);
   const server = createServer();
   const port = await listen(server, options.port, options.reusePort === false ? undefined : tokens.lastPort());
   const url = `http://127.0.0.1:${port}`;

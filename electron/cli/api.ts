@@ -8,7 +8,7 @@ import { apiNameProblem, VAULT_REF_PATTERN, type ApiConfigInput } from "../../sh
 import type { Artifact } from "../../shared/artifact.ts";
 import { ensureDataDir, resolveDataDir } from "../host/data-dir.ts";
 import { ensureDemoApi } from "../host/specs/demo-api.ts";
-import { ApiRegistry, type RegisteredApi } from "../host/specs/registry.ts";
+import { ApiRegistry, type RegisteredApi, type UnusableApi } from "../host/specs/registry.ts";
 import { loadSpecSource } from "../host/specs/source.ts";
 import { CliError, printJson, type CliIo } from "./io.ts";
 import { plural } from "./ingest.ts";
@@ -62,14 +62,15 @@ export function registerApiCommands(program: Command, io: CliIo): void {
     .option("--json", "print JSON")
     .option("--data-dir <DIR>", "the workbench data directory")
     .action((options: DataDirOption & { json?: boolean }) => {
-      const apis = openRegistry(io, options).list();
+      const registry = openRegistry(io, options);
+      const apis = registry.list();
       if (options.json) printJson(io, apis);
-      else io.stdout(formatList(apis));
+      else io.stdout(formatList(apis, registry.unusable()));
     });
 
   api
     .command("remove")
-    .description("Unregister an API (its parsed spec stays cached; vault items are untouched).")
+    .description("Unregister an API, or an entry of registry.json that cannot be used (its parsed spec stays cached; vault items are untouched).")
     .argument("<name>", "the API's name")
     .option("--data-dir <DIR>", "the workbench data directory")
     .action((name: string, options: DataDirOption) => {
@@ -81,7 +82,7 @@ export function registerApiCommands(program: Command, io: CliIo): void {
 
 function openRegistry(io: CliIo, options: DataDirOption): ApiRegistry {
   const registry = ApiRegistry.open(ensureDataDir(resolveDataDir({ flag: options.dataDir, env: io.env })));
-  if (registry.loadProblem) io.stderr(`warning: ${registry.loadProblem.message}\n`);
+  for (const notice of registry.notices()) io.stderr(`warning: ${notice}\n`);
   const demo = ensureDemoApi(registry);
   if (!demo.ok) io.stderr(`warning: could not add the demo API: ${demo.error.message}\n`);
   return registry;
@@ -122,8 +123,9 @@ function describeAdded(api: RegisteredApi, spec: string): string {
   return `${lines.join("\n")}\n`;
 }
 
-function formatList(apis: RegisteredApi[]): string {
-  if (apis.length === 0) return "no APIs registered; add one with: workbench api add <name> <file|url>\n";
+function formatList(apis: RegisteredApi[], unusable: UnusableApi[]): string {
+  const broken = unusable.map((u) => `${u.name}  UNUSABLE: ${u.reason} (fix: workbench api set ${u.name} ..., or: workbench api remove ${u.name})\n`).join("");
+  if (apis.length === 0) return `no APIs registered; add one with: workbench api add <name> <file|url>\n${broken}`;
   const rows = apis.map((a) => [
     a.name,
     `${a.title}${a.version ? ` ${a.version}` : ""}`,
@@ -134,5 +136,5 @@ function formatList(apis: RegisteredApi[]): string {
   const header = ["NAME", "TITLE", "OPERATIONS", "BASE URL", "AUTH"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const format = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ");
-  return `${[format(header), ...rows.map(format)].join("\n")}\n`;
+  return `${[format(header), ...rows.map(format)].join("\n")}\n${broken}`;
 }

@@ -6,6 +6,7 @@
 import { InvalidArgumentError } from "commander";
 import { resolveDataDir } from "../host/data-dir.ts";
 import { Workbench, type WorkbenchOptions } from "../host/workbench.ts";
+import { damagedStoreError } from "./doctor.ts";
 import { CliError, type CliIo } from "./io.ts";
 
 export interface DataDirFlag {
@@ -17,7 +18,6 @@ export async function withWorkbench<T>(io: CliIo, flags: DataDirFlag, fn: (workb
   const opened = Workbench.open({
     dataDir,
     env: io.env,
-    quickOpen: true,
     sandboxSize: 1,
     log: (message) => {
       if (io.env.WORKBENCH_DEBUG) io.stderr(`debug: ${message}\n`);
@@ -28,6 +28,8 @@ export async function withWorkbench<T>(io: CliIo, flags: DataDirFlag, fn: (workb
   for (const notice of opened.notices) io.stderr(`note: ${notice}\n`);
   try {
     return await fn(opened.workbench);
+  } catch (err) {
+    throw damagedStoreError(err, opened.workbench.store.path) ?? err;
   } finally {
     await opened.workbench.close();
   }

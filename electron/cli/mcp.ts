@@ -12,6 +12,7 @@
 import type { Command } from "commander";
 import { resolveDataDir } from "../host/data-dir.ts";
 import { proxyMcpStdio, serveMcpStdio } from "../host/mcp/stdio.ts";
+import { DEFAULT_MAX_RESULT_TOKENS } from "../host/tools/definitions.ts";
 import type { ToolNames } from "../host/tools/descriptions.ts";
 import { startWorkbenchServer } from "../serve.ts";
 import { findRunningInstance } from "../serve/client.ts";
@@ -29,7 +30,7 @@ export function registerMcpCommands(program: Command, io: CliIo): void {
     .command("mcp")
     .description("Serve MCP on stdin/stdout: relays to the running workbench for the data directory, or runs a headless one.")
     .option("--tool-name <role=name>", "rename a tool when running headless: search, execute, mutations or get-run (repeatable)", parseToolName)
-    .option("--max-result-tokens <N>", "cut results structurally to about N tokens when running headless (default 6000)", positiveInteger(1))
+    .option("--max-result-tokens <N>", `cut results structurally to about N tokens when running headless (default ${DEFAULT_MAX_RESULT_TOKENS})`, positiveInteger(1))
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (flags: McpFlags) => {
       const say = (text: string) => io.stderr(`workbench mcp: ${text}\n`);
@@ -62,7 +63,7 @@ export function registerMcpCommands(program: Command, io: CliIo): void {
             await server.close();
           }
         },
-        { quickOpen: false, sandboxSize: 2 },
+        { sandboxSize: 2 },
       );
     });
 }

@@ -12,6 +12,7 @@ import { apiConfig, apiNameProblem } from "../../shared/api-config.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import { forAgent } from "../host/runs/envelope.ts";
 import type { RunLimits } from "../host/sandbox/types.ts";
+import { DEFAULT_MAX_RESULT_TOKENS } from "../host/tools/definitions.ts";
 import { defaultBaseUrl } from "../host/specs/base-url.ts";
 import { describeConfigIssues } from "../host/specs/registry.ts";
 import { loadSpecSource } from "../host/specs/source.ts";
@@ -19,7 +20,6 @@ import type { Workbench } from "../host/workbench.ts";
 import { positiveInteger, withWorkbench, type DataDirFlag } from "./context.ts";
 import { CliError, printJson, readCodeArg, type CliIo } from "./io.ts";
 
-const DEFAULT_MAX_RESULT_TOKENS = 6_000;
 const SOURCE = { kind: "cli" } as const;
 
 interface LimitFlags {

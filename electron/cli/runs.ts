@@ -17,6 +17,7 @@ import type { CallRecord, CodeRun, RunSummary } from "../../shared/runs.ts";
 import { resolveDataDir } from "../host/data-dir.ts";
 import { exportRunJson } from "../host/runs/export-json.ts";
 import { exportHar } from "../host/runs/har.ts";
+import { DEFAULT_MAX_RESULT_TOKENS } from "../host/tools/definitions.ts";
 import type { Workbench } from "../host/workbench.ts";
 import { BridgeCallError, findRunningInstance, type BridgeClient } from "../serve/client.ts";
 import { positiveInteger, withWorkbench, type DataDirFlag } from "./context.ts";
@@ -125,7 +126,7 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .description("Approve the call a pending run waits on; the run continues and its new envelope is printed.")
     .argument("<run>", "the pending run")
     .option("--always", "also allow this operation of this API from now on, without asking")
-    .option("--max-result-tokens <N>", "cut the result to about N tokens (default 6000)", positiveInteger(1))
+    .option("--max-result-tokens <N>", `cut the result to about N tokens (default ${DEFAULT_MAX_RESULT_TOKENS})`, positiveInteger(1))
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (id: string, flags: DataDirFlag & { always?: boolean; maxResultTokens?: number }) => {
       printEnvelope(io, await decideRun(io, flags, id, flags.always ? "always" : "approve"), flags);
@@ -136,7 +137,7 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .description("Deny the call a pending run waits on; the program receives CallDenied (with your message) and may go on.")
     .argument("<run>", "the pending run")
     .option("--message <text>", "why: the program receives it in the CallDenied error")
-    .option("--max-result-tokens <N>", "cut the result to about N tokens (default 6000)", positiveInteger(1))
+    .option("--max-result-tokens <N>", `cut the result to about N tokens (default ${DEFAULT_MAX_RESULT_TOKENS})`, positiveInteger(1))
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (id: string, flags: DataDirFlag & { message?: string; maxResultTokens?: number }) => {
       printEnvelope(io, await decideRun(io, flags, id, "deny", flags.message), flags);

@@ -5,6 +5,7 @@
  * MCP endpoint, and runs until SIGINT or SIGTERM, when it removes its lockfile.
  */
 import { InvalidArgumentError, type Command } from "commander";
+import { DEFAULT_MAX_RESULT_TOKENS } from "../host/tools/definitions.ts";
 import type { ToolNames } from "../host/tools/descriptions.ts";
 import { AlreadyServing, startWorkbenchServer, type WorkbenchServer } from "../serve.ts";
 import { openInBrowser } from "../serve/open-browser.ts";
@@ -26,7 +27,7 @@ export function registerServeCommands(program: Command, io: CliIo): void {
     .option("--port <N>", "the port (default: the one used last time if free, else any free port)", portNumber)
     .option("--open", "open the URL in the default browser")
     .option("--tool-name <role=name>", "rename an MCP tool: search, execute, mutations or get-run (repeatable)", parseToolName)
-    .option("--max-result-tokens <N>", "cut MCP results structurally to about N tokens (default 6000)", positiveInteger(1))
+    .option("--max-result-tokens <N>", `cut MCP results structurally to about N tokens (default ${DEFAULT_MAX_RESULT_TOKENS})`, positiveInteger(1))
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (flags: ServeFlags) => {
       await withWorkbench(
@@ -70,7 +71,7 @@ export function registerServeCommands(program: Command, io: CliIo): void {
           io.stderr(`${signal}: stopping\n`);
           await server.close();
         },
-        { quickOpen: false, sandboxSize: undefined },
+        { sandboxSize: undefined },
       );
     });
 }

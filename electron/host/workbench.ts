@@ -47,8 +47,6 @@ export interface WorkbenchOptions {
   cipher?: SecretCipher;
   acceptPlaintextVault?: boolean;
   resolver?: CredentialResolver;
-  /** Short CLI commands skip SQLite's full integrity check. */
-  quickOpen?: boolean;
 }
 
 export type OpenResult = { ok: true; workbench: Workbench; notices: string[] } | { ok: false; message: string };
@@ -104,7 +102,7 @@ export class Workbench {
     const log = (message: string) => hostLog.write(message);
 
     const registry = ApiRegistry.open(dataDir);
-    if (registry.loadProblem) notices.push(registry.loadProblem.message);
+    notices.push(...registry.notices());
     const demoAdded = ensureDemoApi(registry);
     if (!demoAdded.ok) notices.push(demoAdded.error.message);
     else if (vaultIsNew && registry.entry(DEMO_API_NAME)?.source.kind === "demo") {
@@ -112,7 +110,8 @@ export class Workbench {
       vault.set("demo", "token", DEMO_TOKEN, { allowApis: [DEMO_API_NAME] });
     }
 
-    const { store, recovered } = CodeRunStore.open(dataDir, options.quickOpen ? { integrityCheck: "fast" } : {});
+    // The same full check from every face: one that checked less would meet damaged pages mid-command where the others salvage them.
+    const { store, recovered } = CodeRunStore.open(dataDir);
     if (recovered) notices.push(describeRecovery(recovered));
     const recovery = store.recoverAfterCrash();
     if (recovery.interruptedRuns.length) {

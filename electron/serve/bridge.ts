@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { ChannelError } from "../../shared/contract.ts";
 import type { EventBus } from "../host/events.ts";
 import { dispatchChannel, type Caller, type ChannelHandlers } from "../host/handlers/index.ts";
-import { sameSecret } from "../host/mcp/token.ts";
+import { sameSecret } from "../host/common/same-secret.ts";
 import { BASE_HEADERS, readCookie, sendJson, sessionCookie, sessionCookieName } from "./security.ts";
 
 /** Specs may be pasted whole (the contract allows 60 MB of text). */

@@ -4,13 +4,15 @@
  * (decisions continue runs in the process that owns them) and `workbench
  * mcp` can relay to it. Written when the server listens, removed when it
  * stops; a lockfile whose process is gone is stale and ignored or replaced.
+ * Kept through the common JSON-file store, so a damaged lockfile is moved
+ * aside (once) like every other file, and one from a newer workbench is left.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
+import { inspectJsonFile, readJsonFile, writeJsonFile, type JsonFileSpec, type JsonFileState } from "../host/common/json-file.ts";
 import { isProcessAlive } from "../host/runs/run-owner.ts";
-import { writeFileAtomic } from "../host/specs/atomic-file.ts";
 
 export const LOCKFILE_NAME = "serve.lock.json";
 
@@ -33,13 +35,19 @@ export function lockfilePath(dataDir: string): string {
   return join(dataDir, LOCKFILE_NAME);
 }
 
+function lockFile(dataDir: string): JsonFileSpec<ServeLock> {
+  return { path: lockfilePath(dataDir), schema: lockShape, format: 1 };
+}
+
+/** The lock as written, or undefined when there is none we can read (a damaged one is moved aside). */
 export function readLock(dataDir: string): ServeLock | undefined {
-  try {
-    const parsed = lockShape.safeParse(JSON.parse(readFileSync(lockfilePath(dataDir), "utf8")));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  const read = readJsonFile(lockFile(dataDir));
+  return read.status === "ok" ? read.value : undefined;
+}
+
+/** The lockfile's state, changing nothing (for `workbench doctor`). */
+export function inspectLock(dataDir: string): JsonFileState<ServeLock> {
+  return inspectJsonFile(lockFile(dataDir));
 }
 
 /** The lock of a live process, or undefined when there is none or it is stale. */
@@ -65,7 +73,7 @@ export function lockAnswers(lock: ServeLock, timeoutMs = 1_000): Promise<boolean
 }
 
 export function writeLock(dataDir: string, lock: ServeLock): void {
-  writeFileAtomic(lockfilePath(dataDir), `${JSON.stringify(lock, null, 2)}\n`);
+  writeJsonFile(lockfilePath(dataDir), lock);
 }
 
 /** Removes the lockfile only if it is still ours (another instance may have replaced a lock it found stale). */

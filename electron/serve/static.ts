@@ -5,28 +5,12 @@
  */
 import { createReadStream, existsSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { extname, join, normalize, sep } from "node:path";
+import { join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { contentTypeOf } from "../host/common/content-types.ts";
 import { BASE_HEADERS, CSP, sendText } from "./security.ts";
 
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL("../../dist/renderer", import.meta.url));
-
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".map": "application/json; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".woff2": "font/woff2",
-  ".woff": "font/woff",
-  ".ttf": "font/ttf",
-  ".wasm": "application/wasm",
-  ".txt": "text/plain; charset=utf-8",
-};
 
 export const NOT_BUILT_MESSAGE = "The workbench UI has not been built, so there is nothing to show here yet. Build it with `npm run build` (or `npm install`, which builds it) in the workbench checkout, then reload this page. The bridge and /mcp work meanwhile.";
 
@@ -50,7 +34,7 @@ export function serveRenderer(req: IncomingMessage, res: ServerResponse, dir: st
   } catch {
     return sendText(res, 404, "not found");
   }
-  const type = TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
+  const type = contentTypeOf(file);
   const headers: Record<string, string> = { ...BASE_HEADERS, "content-type": type, "content-length": String(size) };
   if (type.startsWith("text/html")) Object.assign(headers, { "content-security-policy": CSP, "x-frame-options": "DENY", "cache-control": "no-store" });
   // Vite fingerprints assets, so they may be cached; everything else is revalidated.

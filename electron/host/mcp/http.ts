@@ -10,7 +10,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Workbench } from "../workbench.ts";
 import { createMcpSession, type McpSession, type McpSessionOptions } from "./session.ts";
-import { sameSecret } from "./token.ts";
+import { sameSecret } from "../common/same-secret.ts";
 
 /** Sessions kept at most; the least recently used one is closed beyond this (clients that vanished never say goodbye). */
 const MAX_SESSIONS = 64;

@@ -32,7 +32,6 @@ import { runView } from "../tools/run-view.ts";
 import type { Workbench } from "../workbench.ts";
 import { RunWatch } from "./run-watch.ts";
 
-export { DEFAULT_MAX_RESULT_TOKENS };
 export const SERVER_NAME = "codemode-workbench";
 const RESOURCE_SCHEME = "coderun://";
 const VERSION = (createRequire(import.meta.url)("../../../package.json") as { version: string }).version;

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ARTIFACT_FORMAT, type Artifact, type IngestResult } from "../../../shared/artifact.ts";
-import { writeFileAtomic } from "./atomic-file.ts";
+import { writeFileAtomic } from "../common/atomic-file.ts";
 import { ingest, INGEST_REVISION, specHash } from "./ingest.ts";
 
 export type ArtifactLoad =
@@ -55,6 +55,22 @@ export class ArtifactStore {
   /** Caches an artifact that came from elsewhere (no spec text to keep). A damaged file is caught by `load`, so existence is enough here. */
   ensure(artifact: Artifact): void {
     if (!existsSync(this.artifactPath(artifact.hash))) this.write(artifact);
+  }
+
+  /**
+   * The state of a spec's cached artifact and of its kept text, changing
+   * nothing (for `workbench doctor`): "ok", or why the artifact cannot be used
+   * as is ("missing", "damaged", "from an older version of the workbench").
+   */
+  check(hash: string): { artifact: string; text: "ok" | "missing" | "damaged" } {
+    const cached = this.readCached(hash);
+    let text: "ok" | "missing" | "damaged";
+    try {
+      text = specHash(readFileSync(this.sourcePath(hash), "utf8")) === hash ? "ok" : "damaged";
+    } catch {
+      text = "missing";
+    }
+    return { artifact: cached.artifact ? "ok" : cached.problem, text };
   }
 
   /** The artifact's JSON as stored, for readers that parse it themselves (sandbox workers). */

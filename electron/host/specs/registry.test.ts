@@ -129,22 +129,89 @@ describe("ApiRegistry", () => {
     expect(registry.firstStart).toBe(false);
     expect(registry.list()).toEqual([]);
     expect(registry.loadProblem).toMatchObject({ code: "registry-corrupt", message: expect.stringContaining("not valid JSON") });
-    expect(readFileSync(registry.loadProblem!.keptAt, "utf8")).toBe("{ this is not json");
+    expect(readFileSync(registry.loadProblem!.keptAt!, "utf8")).toBe("{ this is not json");
     expect(existsSync(join(dataDir, "registry.json"))).toBe(false);
     expect(registry.register("pets", swagger, {}, fileSource).ok).toBe(true);
   });
 
-  it("keeps the readable entries of a partly damaged registry and names the others", () => {
+  it("does not take a registry moved aside for a first start (the demo API the person removed stays removed)", () => {
+    writeFileSync(join(dataDir, "registry.json"), "{ this is not json");
+    expect(ApiRegistry.open(dataDir, { clock }).firstStart).toBe(false);
+    expect(ApiRegistry.open(dataDir, { clock }).firstStart).toBe(false);
+  });
+
+  it("keeps an entry it cannot use, marked unusable with the reason, through later writes, and copies the file once", () => {
     const registry = ApiRegistry.open(dataDir, { clock });
     registry.register("good", swagger, {}, fileSource);
     const file = join(dataDir, "registry.json");
     const data = JSON.parse(readFileSync(file, "utf8"));
-    data.apis.push({ name: "broken", source: { kind: "file" } });
+    const broken = { ...data.apis[0], name: "broken", source: { kind: "file" } };
+    data.apis.push(broken);
     writeFileSync(file, JSON.stringify(data));
+
     const reopened = ApiRegistry.open(dataDir, { clock });
     expect(reopened.list().map((a) => a.name)).toEqual(["good"]);
-    expect(reopened.loadProblem).toMatchObject({ code: "registry-entries-dropped", message: expect.stringContaining('"broken"') });
-    expect(readdirSync(dataDir).filter((f) => f.startsWith("registry.json.unreadable-"))).toHaveLength(1);
+    expect(reopened.unusable()).toEqual([{ name: "broken", reason: expect.stringContaining("source"), raw: broken }]);
+    expect(reopened.loadProblem).toBeUndefined();
+    expect(reopened.notices()).toEqual([expect.stringMatching(/cannot be used: "broken" \(source.*workbench api set <name>.*workbench api remove <name>.*registry\.json\.damaged-/)]);
+    expect(reopened.get("broken")).toMatchObject({ ok: false, error: { code: "unusable", message: expect.stringContaining("workbench api remove broken") } });
+    expect(reopened.register("broken", swagger, {}, fileSource)).toMatchObject({ ok: false, error: { code: "name-taken" } });
+
+    // Other changes keep it, byte for byte, and the same damage is not copied again by later opens.
+    expect(reopened.register("other", swagger, {}, fileSource).ok).toBe(true);
+    ApiRegistry.open(dataDir, { clock });
+    ApiRegistry.open(dataDir, { clock });
+    expect(JSON.parse(readFileSync(file, "utf8")).apis.map((a: { name: string }) => a.name)).toEqual(["good", "other", "broken"]);
+    expect(JSON.parse(readFileSync(file, "utf8")).apis[2]).toEqual(broken);
+    expect(readdirSync(dataDir).filter((f) => f.startsWith("registry.json."))).toHaveLength(1);
+
+    expect(reopened.remove("broken")).toMatchObject({ ok: true, value: { name: "broken" } });
+    expect(ApiRegistry.open(dataDir).unusable()).toEqual([]);
+  });
+
+  it("repairs an unusable entry with update, keeping what still parses", () => {
+    const registry = ApiRegistry.open(dataDir, { clock });
+    registry.register("pets", swagger, { baseUrl: "http://localhost:9000" }, fileSource);
+    const file = join(dataDir, "registry.json");
+    const data = JSON.parse(readFileSync(file, "utf8"));
+    data.apis[0].config.validate = "sometimes"; // a hand edit the config schema refuses
+    writeFileSync(file, JSON.stringify(data));
+    const reopened = ApiRegistry.open(dataDir, { clock });
+    expect(reopened.unusable().map((u) => u.name)).toEqual(["pets"]);
+    expect(reopened.update("pets", { config: { validate: "often" } as never })).toMatchObject({ ok: false, error: { code: "unusable", message: expect.stringContaining("still fails") } });
+    now += 60_000;
+    const repaired = reopened.update("pets", { config: { baseUrl: "http://localhost:9000", validate: "warn" } });
+    expect(repaired).toMatchObject({ ok: true, value: { name: "pets", specHash: swagger.hash, source: fileSource, addedAt: "2025-05-01T10:00:00.000Z", updatedAt: "2025-05-01T10:01:00.000Z" } });
+    expect(ApiRegistry.open(dataDir).unusable()).toEqual([]);
+    expect(ApiRegistry.open(dataDir).get("pets").ok).toBe(true);
+  });
+
+  it("names entries without a usable name by their position, and a second entry of one name", () => {
+    const registry = ApiRegistry.open(dataDir, { clock });
+    registry.register("pets", swagger, {}, fileSource);
+    const file = join(dataDir, "registry.json");
+    const data = JSON.parse(readFileSync(file, "utf8"));
+    data.apis.push(data.apis[0], { title: "no name" }, "not an object");
+    writeFileSync(file, JSON.stringify(data));
+    const reopened = ApiRegistry.open(dataDir, { clock });
+    expect(reopened.unusable().map((u) => [u.name, u.reason])).toEqual([
+      ["entry-2", 'a second entry named "pets"'],
+      ["entry-3", expect.stringContaining("name")],
+      ["entry-4", expect.any(String)],
+    ]);
+    expect(reopened.remove("entry-3").ok).toBe(true);
+    expect(ApiRegistry.open(dataDir).unusable().map((u) => u.name)).toEqual(["entry-2", "entry-3"]);
+  });
+
+  it("leaves a registry from a newer workbench alone and refuses to change it", () => {
+    const file = join(dataDir, "registry.json");
+    writeFileSync(file, JSON.stringify({ format: 2, apis: [{ name: "future" }] }));
+    const registry = ApiRegistry.open(dataDir, { clock });
+    expect(registry.list()).toEqual([]);
+    expect(registry.loadProblem).toMatchObject({ code: "registry-blocked", message: expect.stringContaining("newer workbench (format 2") });
+    expect(registry.register("pets", swagger, {}, fileSource)).toMatchObject({ ok: false, error: { code: "registry-blocked" } });
+    expect(readFileSync(file, "utf8")).toBe(JSON.stringify({ format: 2, apis: [{ name: "future" }] }));
+    expect(readdirSync(dataDir)).toEqual(["registry.json"]);
   });
 
   it("reports an artifact it cannot load instead of throwing", () => {

@@ -1,53 +1,34 @@
 /**
- * The registered APIs, persisted in `<dataDir>/registry.json` (atomic writes,
- * owner-only). Each entry names its spec by hash; the artifacts themselves
- * live in the artifact store and are loaded on first use, then kept.
+ * The registered APIs, persisted in `<dataDir>/registry.json` (through the
+ * common JSON-file store: atomic, owner-only, moved aside when unreadable).
+ * Each entry names its spec by hash; the artifacts themselves live in the
+ * artifact store and are loaded on first use, then kept.
  *
- * A damaged registry file is never deleted: it is moved aside and reported,
- * and entries that no longer parse are reported by name. Every change is
- * announced to listeners (MCP's tools/list_changed, the UI).
+ * An entry that does not parse is kept as found and reported as unusable
+ * (registry-file.ts) until `update` repairs it or `remove` removes it. Every
+ * change is announced to listeners (MCP's tools/list_changed, the UI).
  */
-import { copyFileSync, existsSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
 import { apiConfig, apiNameProblem, type ApiConfigInput } from "../../../shared/api-config.ts";
 import type { Artifact } from "../../../shared/artifact.ts";
+import { keptCopiesOf } from "../common/json-file.ts";
 import { ArtifactStore } from "./artifact-store.ts";
-import { writeFileAtomic } from "./atomic-file.ts";
 import { defaultBaseUrl } from "./base-url.ts";
+import { apiSource, readRegistryFile, writeRegistryFile, type UnusableApi } from "./registry-file.ts";
 import type { ApiSource, RegisteredApi, RegistryChange, RegistryResult } from "./registry-types.ts";
 
 export type { ApiSource, RegisteredApi, RegistryChange, RegistryResult } from "./registry-types.ts";
+export type { UnusableApi } from "./registry-file.ts";
 
-const REGISTRY_FORMAT = 1;
-
-const apiSource = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("file"), path: z.string() }),
-  z.object({ kind: z.literal("url"), url: z.string() }),
-  z.object({ kind: z.literal("text"), filename: z.string().optional() }),
-  z.object({ kind: z.literal("demo") }),
-]);
-const registeredApi = z.object({
-  name: z.string(),
-  source: apiSource,
-  specHash: z.string().regex(/^[0-9a-f]{64}$/),
-  config: apiConfig,
-  baseUrl: z.string().optional(),
-  title: z.string(),
-  version: z.string(),
-  openapi: z.string(),
-  operationCount: z.number(),
-  warningCount: z.number(),
-  addedAt: z.string(),
-  updatedAt: z.string(),
-});
-
-/** Something wrong with the registry file that the person should hear about. */
+/** Something wrong with the registry file as a whole that the person should hear about. */
 export interface RegistryProblem {
-  code: "registry-corrupt" | "registry-entries-dropped";
+  /** `registry-corrupt`: moved aside; `registry-blocked`: from a newer workbench or unreadable, left alone and not written. */
+  code: "registry-corrupt" | "registry-blocked";
   message: string;
-  /** Where the unreadable file (or a copy of it) was kept. */
-  keptAt: string;
+  /** Where the unreadable file was kept. */
+  keptAt?: string;
 }
 
 export interface RegistryOptions {
@@ -61,9 +42,14 @@ export class ApiRegistry {
   readonly store: ArtifactStore;
   /** True when this data directory had no registry before: the demo API is added then, and only then. */
   readonly firstStart: boolean;
-  /** Set when the registry file could not be read whole at open. */
+  /** Set when the registry file could not be read whole (at open or a later re-read). */
   loadProblem: RegistryProblem | undefined;
   private apis: RegisteredApi[] = [];
+  private broken: UnusableApi[] = [];
+  /** Where a copy of the file with its unusable entries was kept (made once per distinct damage). */
+  private brokenCopy: string | undefined;
+  /** Why registry.json must not be written (newer format, unreadable); undefined when it may. */
+  private blocked: string | undefined;
   private readonly artifacts = new Map<string, Artifact>();
   private readonly listeners = new Set<(change: RegistryChange) => void>();
   private readonly clock: () => Date;
@@ -75,7 +61,8 @@ export class ApiRegistry {
     this.file = join(dataDir, "registry.json");
     this.clock = opts.clock ?? (() => new Date());
     this.store = opts.store ?? new ArtifactStore(dataDir);
-    this.firstStart = !existsSync(this.file);
+    // A registry moved aside by an earlier recovery is not a first start: the demo API the person removed stays removed.
+    this.firstStart = !existsSync(this.file) && keptCopiesOf(this.file, existsSync(dataDir) ? readdirSync(dataDir) : []).length === 0;
     this.reload();
   }
 
@@ -88,6 +75,25 @@ export class ApiRegistry {
     return this.apis.map((api) => structuredClone(api));
   }
 
+  /** Entries kept in registry.json that cannot be used until repaired (`update`) or removed. */
+  unusable(): UnusableApi[] {
+    return this.broken.map((entry) => structuredClone(entry));
+  }
+
+  /** What a person should hear about this registry at start: the file's state and each unusable entry. */
+  notices(): string[] {
+    const notices = this.loadProblem ? [this.loadProblem.message] : [];
+    if (this.broken.length > 0) {
+      const list = this.broken.map((u) => `"${u.name}" (${u.reason})`).join(", ");
+      notices.push(
+        `registry.json has ${this.broken.length === 1 ? "an entry" : `${this.broken.length} entries`} that cannot be used: ${list}. ` +
+          `${this.broken.length === 1 ? "It is" : "They are"} kept as found; fix with \`workbench api set <name> ...\` or remove with \`workbench api remove <name>\`` +
+          `${this.brokenCopy ? ` (a copy of the file as found is at ${this.brokenCopy})` : ""}.`,
+      );
+    }
+    return notices;
+  }
+
   entry(name: string): RegisteredApi | undefined {
     const api = this.apis.find((a) => a.name === name);
     return api && structuredClone(api);
@@ -96,7 +102,7 @@ export class ApiRegistry {
   /** The entry and its artifact, loaded from the store on first use and kept in memory. */
   get(name: string): RegistryResult<{ entry: RegisteredApi; artifact: Artifact }> {
     const entry = this.apis.find((a) => a.name === name);
-    if (!entry) return notFound(name);
+    if (!entry) return this.missing(name);
     let artifact = this.artifacts.get(entry.specHash);
     if (!artifact) {
       const loaded = this.store.load(entry.specHash);
@@ -111,9 +117,12 @@ export class ApiRegistry {
     const nameProblem = apiNameProblem(name);
     if (nameProblem) return { ok: false, error: { code: "invalid-name", message: nameProblem } };
     this.reload();
+    if (this.blocked) return this.blockedError();
     if (this.apis.some((a) => a.name === name)) {
       return { ok: false, error: { code: "name-taken", message: `an API named "${name}" is already registered; remove it first or pick another name` } };
     }
+    const broken = this.broken.find((u) => u.name === name);
+    if (broken) return { ok: false, error: { code: "name-taken", message: `${describeUnusable(broken)}; fix it with \`workbench api set ${name} ...\`, or remove it first with \`workbench api remove ${name}\`` } };
     const now = this.clock().toISOString();
     const built = buildEntry(name, artifact, config, source, now, now);
     if (!built.ok) return built;
@@ -125,9 +134,18 @@ export class ApiRegistry {
     return { ok: true, value: structuredClone(built.value) };
   }
 
-  /** Replaces an API's config and/or its spec (artifact and source together); checked like a registration. */
-  update(name: string, patch: { config?: ApiConfigInput; artifact?: Artifact; source?: ApiSource }): RegistryResult<RegisteredApi> {
+  /**
+   * Replaces an API's config and/or its spec (artifact and source together);
+   * checked like a registration. On an unusable entry this is the repair: what
+   * the patch does not give is taken from the stored entry where it still
+   * parses (its spec by hash, its source, its config), and the entry becomes
+   * usable only if the result passes every check a registration does.
+   */
+  update(name: string, patch: RegistryPatch): RegistryResult<RegisteredApi> {
     this.reload();
+    if (this.blocked) return this.blockedError();
+    const brokenIndex = this.broken.findIndex((u) => u.name === name);
+    if (brokenIndex >= 0) return this.repair(brokenIndex, patch);
     const index = this.apis.findIndex((a) => a.name === name);
     if (index < 0) return notFound(name);
     const current = this.apis[index]!;
@@ -147,11 +165,14 @@ export class ApiRegistry {
     return { ok: true, value: structuredClone(built.value) };
   }
 
-  remove(name: string): RegistryResult<RegisteredApi> {
+  /** Removes an API, or an unusable entry by the name `unusable()` gives it. */
+  remove(name: string): RegistryResult<RegisteredApi | UnusableApi> {
     this.reload();
+    if (this.blocked) return this.blockedError();
+    const brokenIndex = this.broken.findIndex((u) => u.name === name);
     const index = this.apis.findIndex((a) => a.name === name);
-    if (index < 0) return notFound(name);
-    const [removed] = this.apis.splice(index, 1);
+    if (index < 0 && brokenIndex < 0) return notFound(name);
+    const [removed] = index >= 0 ? this.apis.splice(index, 1) : this.broken.splice(brokenIndex, 1);
     this.save();
     this.emit({ kind: "removed", name });
     return { ok: true, value: removed! };
@@ -170,10 +191,9 @@ export class ApiRegistry {
       text = "";
     }
     if (text === this.lastSeen) return false;
-    const before = JSON.stringify(this.apis);
+    const before = JSON.stringify([this.apis, this.broken]);
     this.reload();
-    this.lastSeen = text;
-    if (JSON.stringify(this.apis) === before) return false;
+    if (JSON.stringify([this.apis, this.broken]) === before) return false;
     this.emit({ kind: "updated", name: "*" });
     return true;
   }
@@ -195,58 +215,82 @@ export class ApiRegistry {
   }
 
   private save(): void {
-    const text = `${JSON.stringify({ format: REGISTRY_FORMAT, apis: this.apis }, null, 2)}\n`;
-    writeFileAtomic(this.file, text);
-    this.lastSeen = text;
+    this.lastSeen = writeRegistryFile(this.file, { apis: this.apis, unusable: this.broken });
   }
 
   /** Reads the file again before each change, so a CLI command and the app do not overwrite each other's APIs. */
   private reload(): void {
-    let text: string;
-    try {
-      text = readFileSync(this.file, "utf8");
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-      this.apis = [];
-      return;
-    }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (err) {
-      return this.setAside(`it is not valid JSON (${err instanceof Error ? err.message : String(err)})`);
-    }
-    const shape = z.object({ format: z.literal(REGISTRY_FORMAT), apis: z.array(z.unknown()) }).safeParse(data);
-    if (!shape.success) return this.setAside("it does not have the registry's shape");
-    const apis: RegisteredApi[] = [];
-    const dropped: string[] = [];
-    for (const raw of shape.data.apis) {
-      const entry = registeredApi.safeParse(raw);
-      if (entry.success && !apis.some((a) => a.name === entry.data.name)) apis.push(entry.data as RegisteredApi);
-      else dropped.push(typeof (raw as { name?: unknown })?.name === "string" ? `"${(raw as { name: string }).name}"` : "an unnamed entry");
-    }
-    this.apis = apis;
-    if (dropped.length > 0) {
-      const keptAt = this.asidePath();
-      copyFileSync(this.file, keptAt);
-      this.loadProblem = {
-        code: "registry-entries-dropped",
-        message: `registry.json has entries that could not be read (${dropped.join(", ")}); they were left out, and the file as it was is kept at ${keptAt}`,
-        keptAt,
-      };
+    const read = readRegistryFile(this.file, this.clock);
+    this.apis = read.contents.apis;
+    this.broken = read.contents.unusable;
+    this.blocked = undefined;
+    switch (read.status) {
+      case "ok":
+      case "missing":
+        this.lastSeen = read.text;
+        this.brokenCopy = read.copiedTo;
+        return;
+      case "moved-aside":
+        this.lastSeen = "";
+        this.loadProblem = {
+          code: "registry-corrupt",
+          message: `registry.json could not be read: ${read.problem}. It was moved to ${read.keptAt} and the workbench started with no APIs`,
+          keptAt: read.keptAt,
+        };
+        return;
+      case "blocked":
+        this.lastSeen = "";
+        this.blocked = `registry.json is left as it is because ${read.problem}`;
+        this.loadProblem = { code: "registry-blocked", message: `${this.blocked}; no APIs are available and none can be added or changed until then` };
+        return;
     }
   }
 
-  private setAside(why: string): void {
-    const keptAt = this.asidePath();
-    renameSync(this.file, keptAt);
-    this.apis = [];
-    this.loadProblem = { code: "registry-corrupt", message: `registry.json could not be read: ${why}. It was moved to ${keptAt} and the workbench started with no APIs`, keptAt };
+  private repair(index: number, patch: RegistryPatch): RegistryResult<RegisteredApi> {
+    const broken = this.broken[index]!;
+    const raw = (typeof broken.raw === "object" && broken.raw !== null ? broken.raw : {}) as Record<string, unknown>;
+    const cannot = (what: string) => ({ ok: false as const, error: { code: "unusable", message: `${describeUnusable(broken)}, and ${what}` } });
+    if (apiNameProblem(broken.name)) return cannot(`it has no usable name to keep; remove it with \`workbench api remove ${broken.name}\` and add the API again`);
+    const source = patch.source ?? apiSource.safeParse(raw.source).data;
+    if (!source) return cannot("its spec source is damaged too: give the spec again");
+    let artifact = patch.artifact;
+    if (!artifact) {
+      const loaded = this.store.load(typeof raw.specHash === "string" ? raw.specHash : "");
+      if (!loaded.ok) return cannot(`its parsed spec cannot be loaded (${loaded.error.message}): give the spec again`);
+      artifact = loaded.artifact;
+    }
+    const now = this.clock().toISOString();
+    const config = (patch.config ?? raw.config ?? {}) as ApiConfigInput;
+    const built = buildEntry(broken.name, artifact, config, source, typeof raw.addedAt === "string" ? raw.addedAt : now, now);
+    if (!built.ok) return cannot(`repaired as given it still fails: ${built.error.message}`);
+    this.store.ensure(artifact);
+    this.artifacts.set(artifact.hash, artifact);
+    this.broken.splice(index, 1);
+    this.apis.push(built.value);
+    this.save();
+    this.emit({ kind: "updated", name: broken.name });
+    return { ok: true, value: structuredClone(built.value) };
   }
 
-  private asidePath(): string {
-    return `${this.file}.unreadable-${this.clock().toISOString().replace(/[:.]/g, "-")}`;
+  private missing(name: string): { ok: false; error: { code: string; message: string } } {
+    const broken = this.broken.find((u) => u.name === name);
+    if (!broken) return notFound(name);
+    return { ok: false, error: { code: "unusable", message: `${describeUnusable(broken)}; fix it with \`workbench api set ${name} ...\` or remove it with \`workbench api remove ${name}\`` } };
   }
+
+  private blockedError(): { ok: false; error: { code: string; message: string } } {
+    return { ok: false, error: { code: "registry-blocked", message: this.blocked! } };
+  }
+}
+
+export interface RegistryPatch {
+  config?: ApiConfigInput;
+  artifact?: Artifact;
+  source?: ApiSource;
+}
+
+function describeUnusable(entry: UnusableApi): string {
+  return `the API "${entry.name}" is registered but cannot be used (registry.json: ${entry.reason})`;
 }
 
 function buildEntry(name: string, artifact: Artifact, input: ApiConfigInput, source: ApiSource, addedAt: string, updatedAt: string): RegistryResult<RegisteredApi> {

@@ -126,13 +126,39 @@ describe("Vault", () => {
     writeFileSync(join(dir, "vault.json"), "{ not json");
     const vault = open(dir);
     expect(vault.list()).toEqual([]);
-    expect(vault.notices()).toEqual([expect.stringMatching(/vault\.json was unreadable \(not valid JSON.*kept as .*vault\.json\.corrupt-1/)]);
-    expect(readFileSync(join(dir, "vault.json.corrupt-1"), "utf8")).toBe("{ not json");
+    expect(vault.notices()).toEqual([expect.stringMatching(/vault\.json was unreadable \(it is not valid JSON.*kept as .*vault\.json\.unreadable-/)]);
+    const kept = readdirSync(dir).filter((f) => f.startsWith("vault.json.unreadable-"));
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(dir, kept[0]!), "utf8")).toBe("{ not json");
     expect(existsSync(join(dir, "vault.json"))).toBe(false);
+  });
 
-    writeFileSync(join(dir, "vault.json"), JSON.stringify({ format: 1, items: { github: { allowApis: "github", fields: {} } } }));
-    expect(open(dir).notices()).toEqual([expect.stringMatching(/items\.github\.allowApis must be an array.*corrupt-2/)]);
-    expect(existsSync(join(dir, "vault.json.corrupt-1"))).toBe(true);
+  it("keeps a damaged item as found, opens the others, and lets the person remove it", () => {
+    const dir = tempDir();
+    const vault = open(dir);
+    vault.set("github", "token", CANARY, { allowApis: ["github"] });
+    vault.set("other", "token", OTHER);
+    const doc = JSON.parse(storedText(dir));
+    doc.items.github.allowApis = "github"; // not an array
+    const damagedItem = doc.items.github;
+    writeFileSync(join(dir, "vault.json"), JSON.stringify(doc));
+
+    const reopened = open(dir);
+    expect(reopened.list().map((i) => i.name)).toEqual(["other"]);
+    expect(reopened.reveal("other", "token")).toEqual({ ok: true, value: OTHER });
+    expect(reopened.notices()).toEqual([expect.stringMatching(/vault item "github" in vault\.json cannot be used \(items\.github\.allowApis must be an array.*workbench vault remove github/)]);
+    expect(reopened.set("github", "token", CANARY)).toMatchObject({ ok: false, reason: "invalid", message: expect.stringContaining("remove the whole item") });
+
+    // Later writes keep it byte for byte; the file as found is copied once.
+    expect(reopened.set("third", "token", "a-third-secret")).toEqual({ ok: true });
+    open(dir);
+    expect(JSON.parse(storedText(dir)).items.github).toEqual(damagedItem);
+    expect(readdirSync(dir).filter((f) => f.startsWith("vault.json.damaged-"))).toHaveLength(1);
+    expect(JSON.stringify(reopened.notices())).not.toContain(CANARY);
+
+    expect(reopened.remove("github")).toEqual({ ok: true });
+    expect(JSON.parse(storedText(dir)).items.github).toBeUndefined();
+    expect(open(dir).notices()).toEqual([]);
   });
 
   it("refuses a vault.json from a newer workbench and leaves it alone", () => {

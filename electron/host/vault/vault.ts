@@ -15,7 +15,7 @@ import { AesGcmCipher, type SecretCipher } from "./cipher.ts";
 import { VAULT_KEY_ENV, VAULT_KEY_FILE } from "./key.ts";
 import { vaultLabel, vaultNameProblem } from "./names.ts";
 import { MIN_SECRET_LENGTH } from "./redact.ts";
-import { loadDocument, serializeDocument, writeDocument, type VaultDocument } from "./store.ts";
+import { damagedItemNotices, loadDocument, serializeDocument, writeDocument, type VaultDocument } from "./store.ts";
 
 export interface VaultOptions {
   /** Defaults to AES-256-GCM with WORKBENCH_VAULT_KEY or `<dataDir>/vault.key`. */
@@ -95,9 +95,9 @@ export class Vault {
     return { ok: true, vault };
   }
 
-  /** Things the person should know that are not errors, e.g. an unreadable vault.json that was moved aside. */
+  /** Things the person should know that are not errors, e.g. an unreadable vault.json that was moved aside, or a damaged item kept as found. */
   notices(): string[] {
-    return [...this.#notices];
+    return [...this.#notices, ...damagedItemNotices(this.#doc)];
   }
 
   /** Re-reads vault.json (after another process changed it); listeners run when something changed. */
@@ -132,6 +132,7 @@ export class Vault {
     }
     const record: JsonValue = this.#cipher.keyId === undefined ? { cipher: this.#cipher.id, sealed } : { cipher: this.#cipher.id, keyId: this.#cipher.keyId, sealed };
     return this.#change((doc) => {
+      if (doc.damaged.has(item)) return damaged(item, doc);
       const stored = doc.items.get(item) ?? { allowApis: [], fields: new Map() };
       stored.fields.set(field, record);
       stored.allowApis = [...new Set([...stored.allowApis, ...(options.allowApis ?? [])])];
@@ -146,15 +147,17 @@ export class Vault {
     if (problem) return { ok: false, reason: "invalid", message: `cannot change the APIs of ${item}: ${problem}` };
     return this.#change((doc) => {
       const stored = doc.items.get(item);
-      if (!stored) return missing(`item "${item}"`);
+      if (!stored) return doc.damaged.has(item) ? damaged(item, doc) : missing(`item "${item}"`);
       stored.allowApis = [...new Set(apis)];
       return { ok: true };
     });
   }
 
-  /** Removes one field, or the whole item when `field` is omitted. */
+  /** Removes one field, or the whole item when `field` is omitted (also an item kept as damaged). */
   remove(item: string, field?: string): VaultUpdate {
     return this.#change((doc) => {
+      if (field === undefined && doc.damaged.delete(item)) return { ok: true };
+      if (doc.damaged.has(item)) return damaged(item, doc);
       const stored = doc.items.get(item);
       if (!stored) return missing(`item "${item}"`);
       if (field === undefined) {
@@ -279,6 +282,11 @@ function apisProblem(apis: string[]): string | undefined {
     if (problem) return problem;
   }
   return undefined;
+}
+
+function damaged(item: string, doc: VaultDocument): VaultUpdate {
+  const problem = doc.damaged.get(item)!.problem;
+  return { ok: false, reason: "invalid", message: `the vault item "${item}" is damaged in vault.json (${problem}) and is kept as found; remove the whole item with \`workbench vault remove ${item}\` first` };
 }
 
 function missing(name: string): VaultUpdate {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { ensureDataDir } from "./data-dir.ts";
 import { ApiDirectory } from "./api-directory.ts";
 import { EventBus } from "./events.ts";
-import { HostLog } from "./host-log.ts";
+import { HostLog } from "./common/host-log.ts";
 import { ConfiguredCredentialResolver, type CredentialResolver } from "./proxy/credentials.ts";
 import type { ProxyDeps } from "./proxy/pipeline.ts";
 import { RunEngine, type ExecuteRequest } from "./runs/engine.ts";

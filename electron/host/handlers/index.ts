@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { contract, type ChannelError, type ChannelName, type ParsedRequestOf, type ReplyOf } from "../../../shared/contract.ts";
 import { apiHandlers } from "./apis.ts";
 import type { Caller, ChannelHandler, ChannelHandlers, HandlerContext } from "./context.ts";
-import { reportInternalError } from "../host-log.ts";
+import { reportInternalError } from "../common/host-log.ts";
 import { ChannelFailure, channelError } from "./failure.ts";
 import { programHandlers } from "./programs.ts";
 import { runHandlers } from "./runs.ts";

@@ -25,8 +25,7 @@ import type { HttpMethod, Operation } from "../../../shared/artifact.ts";
 import type { Decision } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
 import type { CallRecord, FirstAttempt, PendingDecision, RecordedRequest, RecordedResponse, RunPolicy, RunSource } from "../../../shared/runs.ts";
-import { reportInternalError } from "../host-log.ts";
-import type { HostCallAnswer } from "../sandbox/types.ts";
+import { reportInternalError } from "../common/host-log.ts";
 import { describeChanges, requestFingerprint } from "./approval.ts";
 import { attachCredential, previewCredential } from "./attach.ts";
 import { buildRequest } from "./build-request.ts";
@@ -36,7 +35,7 @@ import { matchPath, operationById } from "./match.ts";
 import { checkPolicy, isWrite, type PolicyVerdict } from "./policy.ts";
 import { readResponse, redactEach } from "./response.ts";
 import { sendRequest, type RawResponse } from "./send.ts";
-import { CallFailure, type ApiTarget, type CallEntry, type CallLog, type CallRequest, type CallResponse, type OutgoingRequest } from "./types.ts";
+import { CallFailure, type ApiTarget, type CallAnswer, type CallEntry, type CallLog, type CallRequest, type CallResponse, type OutgoingRequest } from "./types.ts";
 import { uncheckedPatterns, validateCall } from "./validate.ts";
 import { findReferences, substituteReferences, type VaultReader } from "../vault/references.ts";
 import type { Redactor } from "../vault/redact.ts";
@@ -91,7 +90,7 @@ export interface LiveCall {
 
 export type CallResult =
   /** Not yet redacted: the attempt's host-call handler redacts it as it crosses into the sandbox. */
-  | { kind: "answer"; answer: HostCallAnswer }
+  | { kind: "answer"; answer: CallAnswer }
   /** Recorded as pending and put to a person; the attempt ends here. */
   | { kind: "wait"; decision: PendingDecision }
   /** The attempt stopped before this call got anywhere: nothing recorded, nothing sent. */

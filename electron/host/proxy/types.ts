@@ -105,3 +105,8 @@ export interface CallLog {
   putPendingDecision(decision: PendingDecision): PendingDecision;
   isAllowed(api: string, operationId: string): boolean;
 }
+
+/** What a call answers the program (the sandbox's host-call answer has this shape, and one more: suspend). */
+export type CallAnswer =
+  | { ok: true; value: JsonValue }
+  | { ok: false; error: { name: string; message: string; details?: JsonValue } };

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../../../shared/json.ts";
 import type { CallRecord, CodeRun, PendingDecision } from "../../../shared/runs.ts";
-import { reportInternalError } from "../host-log.ts";
+import { reportInternalError } from "../common/host-log.ts";
 import { canonicalJson } from "../proxy/canonical-json.ts";
 import { runCall, type GuestCall, type ProxyDeps } from "../proxy/pipeline.ts";
 import type { HostCallAnswer } from "../sandbox/types.ts";

@@ -10,7 +10,7 @@ import type { Envelope, RunFailureReason } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
 import type { CodeRun, PendingDecision, RunPolicy, RunSource } from "../../../shared/runs.ts";
 import type { EventBus } from "../events.ts";
-import { reportInternalError } from "../host-log.ts";
+import { reportInternalError } from "../common/host-log.ts";
 import type { ProxyDeps } from "../proxy/pipeline.ts";
 import { outcomeToEnvelope } from "../sandbox/envelope.ts";
 import type { RunLimits, RunOutcome, RunRequest } from "../sandbox/types.ts";

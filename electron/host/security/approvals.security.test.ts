@@ -8,6 +8,7 @@
  * the app) binds the same way, and the demo API, whose port changes per
  * process, is not asked again for the port alone.
  */
+import { main } from "../../cli.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Envelope } from "../../../shared/envelope.ts";
 import { startRecordingServer, type RecordingServer } from "../test-support/recording-server.ts";
@@ -18,7 +19,7 @@ import { assertNoSecret, openAttackBench, VICTIM_SPEC, type AttackBench } from "
 let bench: AttackBench;
 let elsewhere: RecordingServer;
 beforeAll(async () => {
-  bench = await openAttackBench();
+  bench = await openAttackBench(main);
   elsewhere = await startRecordingServer();
 });
 afterAll(async () => {

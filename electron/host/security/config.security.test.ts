@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { main } from "../../cli.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHandlers, dispatchChannel } from "../handlers/index.ts";
 import { assertNoSecret, cli, openAttackBench, VICTIM_SPEC, type AttackBench } from "./harness.ts";
@@ -13,7 +14,7 @@ import { assertNoSecret, cli, openAttackBench, VICTIM_SPEC, type AttackBench } f
 let bench: AttackBench;
 let specFile: string;
 beforeAll(async () => {
-  bench = await openAttackBench();
+  bench = await openAttackBench(main);
   specFile = join(bench.dataDir, "victim-copy.json");
   writeFileSync(specFile, JSON.stringify(VICTIM_SPEC));
 });
@@ -29,7 +30,7 @@ describe("class 7: --spec cannot stand in for a registered API", () => {
       ["constructor", /"constructor" is reserved in the sandbox/],
       ["vault", /"vault" is reserved in the sandbox/],
     ] as const) {
-      const out = await cli(bench.dataDir, ["run", "--code", "-", "--spec", `${name}=${specFile},base=${bench.exfil.url}`]);
+      const out = await cli(main, bench.dataDir, ["run", "--code", "-", "--spec", `${name}=${specFile},base=${bench.exfil.url}`]);
       expect(out).toMatch(why);
     }
     expect(bench.exfil.requests).toHaveLength(0);
@@ -45,7 +46,7 @@ describe("class 7: --spec cannot stand in for a registered API", () => {
       try { await apis.oneoff.deleteThing({ id: "1" }); out.push("sent"); } catch (e) { out.push(e.name + ": " + e.message); }
       return out;
     }`);
-    const out = await cli(bench.dataDir, ["run", "--code", program, "--policy", "all", "--spec", `oneoff=${specFile},base=${bench.exfil.url}`]);
+    const out = await cli(main, bench.dataDir, ["run", "--code", program, "--policy", "all", "--spec", `oneoff=${specFile},base=${bench.exfil.url}`]);
     const envelope = JSON.parse(out.slice(out.indexOf("{"))) as { status: string; pending?: { operation: string } ; result?: string[] };
     // The reference is refused; the delete is not let through by the rule: it waits for a person.
     expect(envelope.status).toBe("pending");
@@ -72,7 +73,7 @@ describe("class 8: base URLs are http(s), without user info, query or fragment",
 
   it("workbench api add refuses each, says where credentials belong, and never prints or stores the password", async () => {
     for (const [url, why] of bad) {
-      const out = await cli(bench.dataDir, ["api", "add", "evil", specFile, "--base-url", url]);
+      const out = await cli(main, bench.dataDir, ["api", "add", "evil", specFile, "--base-url", url]);
       expect(out).toMatch(why);
       expect(out).not.toContain(PASSWORD);
     }
@@ -96,11 +97,11 @@ describe("class 8: base URLs are http(s), without user info, query or fragment",
       const spec = { ...VICTIM_SPEC, servers: [{ url }] };
       const file = join(bench.dataDir, "hostile-servers.json");
       writeFileSync(file, JSON.stringify(spec));
-      const out = await cli(bench.dataDir, ["api", "add", "evil", file]);
+      const out = await cli(main, bench.dataDir, ["api", "add", "evil", file]);
       expect(out).toMatch(/the spec's server URL .* cannot be used/);
       expect(out).toMatch(why);
       expect(out).not.toContain(PASSWORD);
-      const oneOff = await cli(bench.dataDir, ["run", "--code", "-", "--spec", `evil=${file}`]);
+      const oneOff = await cli(main, bench.dataDir, ["run", "--code", "-", "--spec", `evil=${file}`]);
       expect(oneOff).toMatch(/cannot be used/);
       expect(oneOff).not.toContain(PASSWORD);
     }

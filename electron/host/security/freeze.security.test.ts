@@ -7,13 +7,14 @@
  * unfixed host stalled 12 s on the first attack, minutes on the others); it
  * guards the property, it is not a speed target (those live in `npm run bench`).
  */
+import { main } from "../../cli.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "../../../shared/envelope.ts";
 import { assertNoSecret, openAttackBench, type AttackBench } from "./harness.ts";
 
 let bench: AttackBench;
 beforeAll(async () => {
-  bench = await openAttackBench();
+  bench = await openAttackBench(main);
   // OpenAPI 3.1: full JSON Schema, patternProperties included.
   bench.registerApi("p", {
     openapi: "3.1.0",

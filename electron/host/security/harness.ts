@@ -9,7 +9,8 @@
  * `exposure()` gathers every surface a secret could leak to (the envelope, the
  * run as MCP's get_code_run and resource return it, the store's records, JSON
  * and HAR exports, the CLI's `runs show` and `runs export --har`, the host
- * log, what the exfiltration API received), and `assertNoSecret()` looks for
+ * log, what the exfiltration API received; the test file hands in the CLI's
+ * `main`, since host code may not import a face), and `assertNoSecret()` looks for
  * each secret in every form the redactor knows, plus the ones an attacker
  * would try next. `storeBytes()` reads the data directory's files as bytes.
  */
@@ -21,8 +22,6 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { expect } from "vitest";
 import type { ApiConfigInput } from "../../../shared/api-config.ts";
 import type { Envelope } from "../../../shared/envelope.ts";
-import { main } from "../../cli.ts";
-import type { CliIo } from "../../cli/io.ts";
 import { createMcpSession, type McpSession } from "../mcp/session.ts";
 import { exportRunJson } from "../runs/export-json.ts";
 import { exportHar } from "../runs/har.ts";
@@ -124,7 +123,10 @@ export interface AttackBench {
   close(): Promise<void>;
 }
 
-export async function openAttackBench(): Promise<AttackBench> {
+/** The CLI's entry point (`main` of electron/cli.ts), handed in by the test file. */
+export type CliMain = (argv: string[], io: { stdout(t: string): void; stderr(t: string): void; readStdin(): Promise<string>; env: NodeJS.ProcessEnv; exit(code: number): void }) => Promise<number>;
+
+export async function openAttackBench(main: CliMain): Promise<AttackBench> {
   const dataDir = mkdtempSync(join(tmpdir(), "wb-security-"));
   const victim = await startRecordingServer(victimHandler);
   const exfil = await startRecordingServer((_req, res) => json(res, 200, { ok: true }));
@@ -183,7 +185,7 @@ export async function openAttackBench(): Promise<AttackBench> {
       const got = await mcp.callTool({ name: "get_code_run", arguments: { run: runId } });
       texts.push(JSON.stringify(got));
       texts.push(JSON.stringify(await mcp.readResource({ uri: `coderun://${runId}` })));
-      for (const argv of [["runs", "show", runId], ["runs", "show", runId, "--json"], ["runs", "export", runId, "--har"]]) texts.push(await cli(dataDir, argv));
+      for (const argv of [["runs", "show", runId], ["runs", "show", runId, "--json"], ["runs", "export", runId, "--har"]]) texts.push(await cli(main, dataDir, argv));
       texts.push(hostLog.join("\n"));
       texts.push(JSON.stringify(exfil.requests.map((r) => ({ url: r.url, headers: r.headers, text: r.text }))));
       return texts;
@@ -230,15 +232,14 @@ export function assertNoSecretInFiles(dataDir: string, secrets: string[] = SECRE
 }
 
 /** The CLI in this process, as `workbench <argv>` with the bench's data directory; its whole output. */
-export async function cli(dataDir: string, argv: string[]): Promise<string> {
+export async function cli(main: CliMain, dataDir: string, argv: string[]): Promise<string> {
   let text = "";
-  const io: CliIo = {
+  await main(argv, {
     stdout: (t) => void (text += t),
     stderr: (t) => void (text += t),
     readStdin: async () => "",
     env: { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_VAULT_KEY: TEST_VAULT_KEY },
     exit: () => {},
-  };
-  await main(argv, io);
+  });
   return text;
 }

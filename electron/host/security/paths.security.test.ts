@@ -5,12 +5,13 @@
  * allow rule never lets a call out of its template, and `request()` adds no
  * query parameter the operation's binding would refuse.
  */
+import { main } from "../../cli.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertNoSecret, assertNoSecretInFiles, openAttackBench, type AttackBench } from "./harness.ts";
 
 let bench: AttackBench;
 beforeAll(async () => {
-  bench = await openAttackBench();
+  bench = await openAttackBench(main);
 });
 afterAll(async () => {
   await bench.workbench.close();

@@ -4,13 +4,14 @@
  * every surface (envelope, MCP, store records, JSON and HAR exports, CLI,
  * host log, the exfiltration API) is searched for every secret in every form.
  */
+import { main } from "../../cli.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRecordingServer } from "../test-support/recording-server.ts";
 import { assertNoSecret, assertNoSecretInFiles, CANARY, CANARY_REF, openAttackBench, type AttackBench } from "./harness.ts";
 
 let bench: AttackBench;
 beforeAll(async () => {
-  bench = await openAttackBench();
+  bench = await openAttackBench(main);
 });
 afterAll(async () => {
   await bench.workbench.close();

@@ -12,7 +12,11 @@
 import { appendFileSync, chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import type { Redactor } from "./vault/redact.ts";
+
+/** What the log needs of a redactor (the vault's Redactor is one): the text with every secret hidden. */
+export interface LineRedactor {
+  redact(text: string): string;
+}
 
 export const HOST_LOG_MAX_BYTES = 5 * 1024 * 1024;
 export const HOST_LOG_KEEP = 3;
@@ -20,7 +24,7 @@ export const HOST_LOG_KEEP = 3;
 export interface HostLogOptions {
   dataDir: string;
   /** The redactor to use for each line (built fresh, so new vault items count at once). */
-  redactor: () => Redactor;
+  redactor: () => LineRedactor;
   /** Also told every line, already redacted (stderr under WORKBENCH_DEBUG, a test's array). */
   echo?: (line: string) => void;
   maxBytes?: number;

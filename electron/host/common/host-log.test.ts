@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HostLog, reportInternalError } from "./host-log.ts";
-import { Redactor } from "./vault/redact.ts";
 
 const SECRET = "hostlog-canary-5Tq9";
 const dirs: string[] = [];
@@ -15,7 +14,9 @@ function open(extra: Partial<ConstructorParameters<typeof HostLog>[0]> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "wb-hostlog-"));
   dirs.push(dataDir);
   const echoed: string[] = [];
-  const log = new HostLog({ dataDir, redactor: () => new Redactor([{ label: "svc/token", value: SECRET }]), echo: (line) => echoed.push(line), ...extra });
+  // The vault's Redactor in the workbench; a stand-in here (common/ knows no vault).
+  const redactor = { redact: (text: string) => text.replaceAll(SECRET, "⟦hidden:svc/token⟧") };
+  const log = new HostLog({ dataDir, redactor: () => redactor, echo: (line) => echoed.push(line), ...extra });
   return { dataDir, log, echoed };
 }
 

@@ -51,8 +51,8 @@ export const PLAIN_BM25: RankOptions = { stem: false, stopWords: false, synonymW
 
 interface Posting {
   doc: number;
-  /** Occurrences per field slot. */
-  tf: number[];
+  /** The operation's occurrences of the term, weighted by field and normalised by field length: BM25F's pseudo term frequency. */
+  tf: number;
 }
 
 export interface OperationIndex {
@@ -60,35 +60,46 @@ export interface OperationIndex {
 }
 
 export function buildOperationIndex(operations: readonly Operation[], options: RankOptions = FIND_RANKING): OperationIndex {
-  const slots = options.weights ? FIELDS.map((f) => options.weights![f]) : [1];
-  const slotOf = (field: Field) => (options.weights ? FIELDS.indexOf(field) : 0);
-  const postings = new Map<string, Posting[]>();
-  const lengths = operations.map(() => slots.map(() => 0));
-  const totals = slots.map(() => 0);
+  const slotCount = options.weights ? FIELDS.length : 1;
+  const counts = new Map<string, { doc: number; tf: Float64Array }[]>();
+  const lengths = operations.map(() => new Float64Array(slotCount));
+  const totals = new Float64Array(slotCount);
 
   operations.forEach((op, doc) => {
-    const byTerm = new Map<string, number[]>();
+    const byTerm = new Map<string, Float64Array>();
     for (const [field, text] of fieldTexts(op)) {
       // The method's verb is our addition, not a word of the spec: plain BM25 goes without it.
       if (field === "method" && !options.weights) continue;
-      const slot = slotOf(field);
+      const slot = options.weights ? FIELDS.indexOf(field) : 0;
       for (const term of terms(text, options)) {
         let tf = byTerm.get(term);
-        if (!tf) byTerm.set(term, (tf = slots.map(() => 0)));
+        if (!tf) byTerm.set(term, (tf = new Float64Array(slotCount)));
         tf[slot]!++;
         lengths[doc]![slot]!++;
         totals[slot]!++;
       }
     }
     for (const [term, tf] of byTerm) {
-      let list = postings.get(term);
-      if (!list) postings.set(term, (list = []));
+      let list = counts.get(term);
+      if (!list) counts.set(term, (list = []));
       list.push({ doc, tf });
     }
   });
 
   const n = operations.length;
-  const averages = totals.map((t) => t / Math.max(n, 1) || 1);
+  const weights = options.weights ? FIELDS.map((f) => options.weights![f]) : [1];
+  const averages = [...totals].map((t) => t / Math.max(n, 1) || 1);
+  const postings = new Map<string, Posting[]>();
+  for (const [term, list] of counts) {
+    postings.set(term, list.map(({ doc, tf }) => {
+      let weighted = 0;
+      tf.forEach((count, slot) => {
+        if (count) weighted += (weights[slot]! * count) / (1 - options.b + (options.b * lengths[doc]![slot]!) / averages[slot]!);
+      });
+      return { doc, tf: weighted };
+    }));
+  }
+
   /**
    * The BM25 score of one query word for every operation that holds it or a
    * synonym: the group counts as one term (Lucene's SynonymQuery), its
@@ -97,13 +108,7 @@ export function buildOperationIndex(operations: readonly Operation[], options: R
   const conceptScores = (members: { term: string; weight: number }[]): Map<number, number> => {
     const weighted = new Map<number, number>();
     for (const { term, weight } of members) {
-      for (const { doc, tf } of postings.get(term) ?? []) {
-        let sum = 0;
-        tf.forEach((count, slot) => {
-          if (count) sum += (slots[slot]! * count) / (1 - options.b + (options.b * lengths[doc]![slot]!) / averages[slot]!);
-        });
-        weighted.set(doc, (weighted.get(doc) ?? 0) + weight * sum);
-      }
+      for (const { doc, tf } of postings.get(term) ?? []) weighted.set(doc, (weighted.get(doc) ?? 0) + weight * tf);
     }
     const df = weighted.size;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));

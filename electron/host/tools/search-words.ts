@@ -64,6 +64,8 @@ function stem(word: string): string {
   return s;
 }
 
+const WORD = /[A-Za-z0-9]+/g;
+const HAS_CASE_CHANGE = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 const CASE_CHANGE = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
 
 /** The terms of a text, in order, repeated as often as they occur. One-letter words (the "s" of "user's") carry nothing. */
@@ -75,9 +77,8 @@ export function terms(text: string, options: WordOptions): string[] {
     if (options.stopWords && STOP_WORDS.has(lower)) return;
     out.push(options.stem ? stem(lower) : lower);
   };
-  for (const word of text.split(/[^A-Za-z0-9]+/)) {
-    const parts = word.split(CASE_CHANGE);
-    if (parts.length > 1) for (const part of parts) push(part);
+  for (const [word] of text.matchAll(WORD)) {
+    if (HAS_CASE_CHANGE.test(word)) for (const part of word.split(CASE_CHANGE)) push(part);
     push(word);
   }
   return out;

@@ -3,7 +3,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
+import { childEnv, envelopeOf, REPO_ROOT, tempDataDir, WORKBENCH_BIN } from "../serve/test-support.ts";
 
 /** A spec the way RestBench's TMDB spec is written: operationIds that only spell out method and path. */
 const MOVIES_SPEC = JSON.stringify({
@@ -48,5 +51,23 @@ describe("workbench search, as a process", () => {
     const envelope = JSON.parse(child.stdout);
     expect(envelope).toMatchObject({ status: "completed", result: { ids: ["getSearchPerson", "getPersonMovieCredits", "getMovieById", "getTvById"] } });
     expect(envelope.result.found).toContain("getPersonMovieCredits");
+  });
+});
+
+describe("search_apis over MCP (the SDK's stdio client, `workbench mcp` as a process)", () => {
+  it("finds an operation from a question in plain words", async () => {
+    const dataDir = tempDataDir("wb-search-mcp-");
+    const transport = new StdioClientTransport({ command: process.execPath, args: [WORKBENCH_BIN, "mcp", "--data-dir", dataDir], cwd: REPO_ROOT, env: childEnv(dataDir) as Record<string, string>, stderr: "pipe" });
+    const client = new Client({ name: "search-agent", version: "1.0" }, { capabilities: {} });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.find((t) => t.name === "search_apis")?.description).toContain("ranked like a search engine");
+      const code = 'async () => specs.petstore.find("how do I remove the pet called Rex?", 1).map((o) => o.id)';
+      const envelope = envelopeOf(await client.callTool({ name: "search_apis", arguments: { code } }));
+      expect(envelope).toMatchObject({ status: "completed", result: ["deletePet"] });
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -3,22 +3,24 @@
  * pages, so that a question in plain words ("list pull requests for a
  * repository", "give me the movies directed by Sofia Coppola") finds its calls
  * even when no operation holds every word. BM25F: each operation is a document
- * whose fields (operationId words, path segments, summary, tags, description,
- * parameter names, the method's verb) count with their own weights and length
- * norms; words are stemmed, stop words dropped (search-words.ts), and each
- * query word also matches its synonyms, a little less strongly, as one term
- * whose rarity is the whole group's (so "add" is not worth more than "create"
- * because fewer pages say it). Built once per artifact where find runs (the spec reader, in
- * the sandbox's worker): a few tens of milliseconds for GitHub's 1,223
- * operations, then well under a millisecond per query.
+ * whose fields (operationId words, path segments, summary, tags, the
+ * description's first paragraph, parameter names, the method's verb) count
+ * with their own weights and length norms; words are stemmed, stop words
+ * dropped (search-words.ts), and each query word also matches its synonyms, a
+ * little less strongly, as one term whose rarity is the whole group's (so
+ * "add" is not worth more than "create" because fewer pages say it).
  *
- * Hand-written rather than MiniSearch or Orama: both sum per-field scores and
- * have no notion of a synonym group, and this is a hundred lines.
+ * Built once per artifact where find runs (the spec reader, in the sandbox's
+ * worker): tens of milliseconds for GitHub's 1,223 operations, then about a
+ * millisecond per query. Hand-written rather than MiniSearch or Orama: both
+ * sum per-field scores and know no synonym group, and this is short.
  */
 import type { Operation } from "../../../shared/artifact.ts";
 import { METHOD_WORDS, synonymsOf, terms, type WordOptions } from "./search-words.ts";
 
 const FIELDS = ["id", "path", "summary", "tags", "description", "parameters", "method"] as const;
+/** How much of a description's first paragraph counts (one paragraph can be a whole manual). */
+const LEAD_CHARS = 500;
 type Field = (typeof FIELDS)[number];
 
 export interface RankOptions extends WordOptions {
@@ -67,7 +69,7 @@ export function buildOperationIndex(operations: readonly Operation[], options: R
 
   operations.forEach((op, doc) => {
     const byTerm = new Map<string, Float64Array>();
-    for (const [field, text] of fieldTexts(op)) {
+    for (const [field, text] of fieldTexts(op, !!options.weights)) {
       // The method's verb is our addition, not a word of the spec: plain BM25 goes without it.
       if (field === "method" && !options.weights) continue;
       const slot = options.weights ? FIELDS.indexOf(field) : 0;
@@ -93,9 +95,10 @@ export function buildOperationIndex(operations: readonly Operation[], options: R
   for (const [term, list] of counts) {
     postings.set(term, list.map(({ doc, tf }) => {
       let weighted = 0;
-      tf.forEach((count, slot) => {
+      for (let slot = 0; slot < slotCount; slot++) {
+        const count = tf[slot]!;
         if (count) weighted += (weights[slot]! * count) / (1 - options.b + (options.b * lengths[doc]![slot]!) / averages[slot]!);
-      });
+      }
       return { doc, tf: weighted };
     }));
   }
@@ -140,14 +143,19 @@ export function buildOperationIndex(operations: readonly Operation[], options: R
   };
 }
 
-function fieldTexts(op: Operation): [Field, string][] {
+function fieldTexts(op: Operation, ranked: boolean): [Field, string][] {
+  // Ranked find reads the description's first paragraph, which says what the call does; the rest
+  // is notes (scopes, rate limits, change logs) whose words match every question a little.
+  const description = op.description ?? "";
+  const paragraphEnd = ranked ? /\n\s*\n/.exec(description)?.index ?? description.length : description.length;
+  const lead = ranked ? description.slice(0, Math.min(paragraphEnd, LEAD_CHARS)) : description;
   const literalSegments = op.path.split("/").filter((s) => s && !/^\{.*\}$/.test(s));
   return [
     ["id", op.id],
     ["path", literalSegments.join(" ")],
     ["summary", op.summary ?? ""],
     ["tags", op.tags.join(" ")],
-    ["description", op.description ?? ""],
+    ["description", lead],
     ["parameters", op.parameters.map((p) => p.name).join(" ")],
     ["method", METHOD_WORDS[op.method] ?? ""],
   ];

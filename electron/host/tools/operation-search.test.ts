@@ -87,4 +87,28 @@ describe("find on GitHub's REST API spec", () => {
     expect(top5("edit an issue comment")).toContain("issuesUpdateComment");
     expect(top5("pulls/list")[0]).toBe("pullsList");
   });
+
+  it("answers most of forty everyday questions in its first five, where plain BM25 answers far fewer", () => {
+    const questions: [string, string][] = [
+      ["list pull requests for a repository", "pullsList"], ["create an issue", "issuesCreate"], ["delete a repository", "reposDelete"],
+      ["add a collaborator to a repo", "reposAddCollaborator"], ["get the README of a repository", "reposGetReadme"], ["star a repository", "activityStarRepoForAuthenticatedUser"],
+      ["merge a pull request", "pullsMerge"], ["list my notifications", "activityListNotificationsForAuthenticatedUser"], ["update a repository webhook", "reposUpdateWebhook"],
+      ["remove a label from an issue", "issuesRemoveLabel"], ["get the authenticated user", "usersGetAuthenticated"], ["get a user by username", "usersGetByUsername"],
+      ["list commits", "reposListCommits"], ["download workflow run logs", "actionsDownloadWorkflowRunLogs"], ["make a new gist", "gistsCreate"],
+      ["edit an issue comment", "issuesUpdateComment"], ["fetch the latest release", "reposGetLatestRelease"], ["list branches", "reposListBranches"],
+      ["create a pull request", "pullsCreate"], ["search code", "searchCode"], ["list organization members", "orgsListMembers"],
+      ["read a file from a repository", "reposGetContent"], ["create or update file contents", "reposCreateOrUpdateFileContents"],
+      ["list workflow runs for a repository", "actionsListWorkflowRunsForRepo"], ["add labels to an issue", "issuesAddLabels"], ["create a release", "reposCreateRelease"],
+      ["who starred a repository", "activityListStargazersForRepo"], ["fork a repository", "reposCreateFork"], ["list issues assigned to me", "issuesList"],
+      ["close an issue", "issuesUpdate"], ["get a commit", "reposGetCommit"], ["list tags", "reposListTags"], ["compare two commits", "reposCompareCommits"],
+      ["request reviewers for a pull request", "pullsRequestReviewers"], ["list teams in an organization", "teamsList"],
+      ["create a repository for the authenticated user", "reposCreateForAuthenticatedUser"], ["get my rate limit", "rateLimitGet"],
+      ["list repositories of a user", "reposListForUser"], ["create a check run", "checksCreate"], ["trigger a workflow", "actionsCreateWorkflowDispatch"],
+    ];
+    const answered = (index: ReturnType<typeof buildOperationIndex>) => questions.filter(([q, id]) => ids(index.search(q, 5)).includes(id)).length;
+    const ranked = answered(buildOperationIndex(artifact.operations));
+    const plain = answered(buildOperationIndex(artifact.operations, PLAIN_BM25));
+    expect(ranked).toBeGreaterThanOrEqual(36);
+    expect(plain).toBeLessThan(ranked - 8);
+  });
 });

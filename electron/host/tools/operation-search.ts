@@ -147,8 +147,8 @@ function fieldTexts(op: Operation, ranked: boolean): [Field, string][] {
   // Ranked find reads the description's first paragraph, which says what the call does; the rest
   // is notes (scopes, rate limits, change logs) whose words match every question a little.
   const description = op.description ?? "";
-  const paragraphEnd = ranked ? /\n\s*\n/.exec(description)?.index ?? description.length : description.length;
-  const lead = ranked ? description.slice(0, Math.min(paragraphEnd, LEAD_CHARS)) : description;
+  const head = description.slice(0, LEAD_CHARS);
+  const lead = ranked ? head.slice(0, /\n\s*\n/.exec(head)?.index ?? head.length) : description;
   const literalSegments = op.path.split("/").filter((s) => s && !/^\{.*\}$/.test(s));
   return [
     ["id", op.id],

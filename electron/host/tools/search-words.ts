@@ -77,7 +77,9 @@ export function terms(text: string, options: WordOptions): string[] {
     if (options.stopWords && STOP_WORDS.has(lower)) return;
     out.push(options.stem ? stem(lower) : lower);
   };
-  for (const [word] of text.matchAll(WORD)) {
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(text); match; match = WORD.exec(text)) {
+    const word = match[0];
     if (HAS_CASE_CHANGE.test(word)) for (const part of word.split(CASE_CHANGE)) push(part);
     push(word);
   }

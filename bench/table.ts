@@ -22,8 +22,8 @@ export function formatSection(section: BenchSection): string {
   const header = ["measure", "value", "baseline", "ratio", "target", "ok"];
   const lines = section.rows.map((r) => [
     r.name,
-    `${fmt(r.value)} ${r.unit}`,
-    r.baseline ? `${fmt(r.baseline.value)} ${r.unit} (${r.baseline.name})` : "",
+    `${fmt(r.value)} ${r.unit}`.trim(),
+    r.baseline ? `${`${fmt(r.baseline.value)} ${r.unit}`.trim()} (${r.baseline.name})` : "",
     r.baseline && r.baseline.value > 0 ? `${(r.value / r.baseline.value).toFixed(2)}x` : "",
     r.target ?? "",
     r.ok === undefined ? "" : r.ok ? "yes" : "NO",

@@ -56,7 +56,7 @@ describe("workbench ingest", () => {
     expect(code).toBe(0);
     expect(stdout).toContain(`${swagger2}: Swagger Petstore 1.0.7 (Swagger 2.0, upgraded to OpenAPI 3.0), 7 operations, 1 warning\n  upgraded-swagger-2 (1):\n    (document): Swagger 2.0 upgraded`);
     expect(stdout).toContain(`${messy}: Messy API 2 (OpenAPI 3.0.1), 5 operations, 23 warnings\n  dropped-field (7):\n`);
-    expect(stdout).toContain('    /paths/items~1{itemId}/delete/operationId: operationId "getItem" is already used by GET /items/{itemId}; call this one as deleteItemsByItemId\n');
+    expect(stdout).toContain('    /paths/items~1{itemId}/delete/operationId: operationId "getItem" is already used by GET /items/{itemId}; call this one as deleteItemsById\n');
     expect(stdout.match(/^ {4}\//gm)).toHaveLength(23);
   });
 

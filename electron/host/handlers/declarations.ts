@@ -7,10 +7,10 @@
  * editor and the model see one truth. Cached per set of (name, spec hash,
  * config), since Monaco asks again after every registry change.
  */
-import type { Artifact, JsonSchema, Operation } from "../../../shared/artifact.ts";
+import type { Artifact, Operation } from "../../../shared/artifact.ts";
 import type { JsonValue } from "../../../shared/json.ts";
 import { CONSOLE_DECLARATION } from "../../../shared/program-globals.ts";
-import { argumentsType, docComment, operationDoc, responseType, schemaType, typeName, type TsContext } from "../tools/typescript.ts";
+import { argumentsType, declareComponent, docComment, operationDoc, responseType, typeContext, type TsContext } from "../tools/typescript.ts";
 
 export interface DeclaredApi {
   name: string;
@@ -60,9 +60,9 @@ export function buildEditorDeclarations(apis: DeclaredApi[], vaultItems: Declare
 
 function declareApi(api: DeclaredApi): { namespace: string; member: string } {
   const ns = api.name;
-  const ctx: TsContext = { referenced: new Set(), namespace: `${ns}.` };
+  const ctx = typeContext(api.artifact, "request", `${ns}.`);
   const methods = api.artifact.operations.map((op) => declareOperation(op, ctx));
-  const interfaces = declareSchemas(api.artifact, { referenced: new Set(), namespace: `${ns}.` });
+  const interfaces = declareSchemas(api.artifact, `${ns}.`);
   const title = `${api.artifact.info.title}${api.artifact.info.version ? ` ${api.artifact.info.version}` : ""}`;
   const namespace = `/** Types of ${title} (apis.${ns}). */\ndeclare namespace ${ns} {\n${interfaces.join("\n")}\n}\n`;
   const member = `${docComment(`${title}: ${api.artifact.operations.length} operations`, undefined, "  ")}  ${ns}: {\n${methods.join("\n")}\n    /** Any operation of ${ns} by method and path. */\n    request(request: WorkbenchRequest): Promise<WorkbenchResponse>;\n  };`;
@@ -76,27 +76,19 @@ function declareOperation(op: Operation, ctx: TsContext): string {
   return `${operationDoc(op, indent)}${indent}${op.id}(args${optional ? "?" : ""}: ${args}): Promise<WorkbenchResponse<${responseType(op, ctx, indent)}>>;`;
 }
 
-/** Every component schema as `interface Name {...}` or `type Name = ...`, inside the API's namespace. */
-function declareSchemas(artifact: Artifact, ctx: TsContext): string[] {
+/**
+ * Every component schema as `interface Name {...}` or `type Name = ...`, inside
+ * the API's namespace; a schema that reads differently in requests also as
+ * `NameInput` (type-names.ts).
+ */
+function declareSchemas(artifact: Artifact, namespace: string): string[] {
+  const ctx = typeContext(artifact, "response", namespace);
   const out: string[] = [];
-  const declared = new Set<string>();
   for (const [name, schema] of Object.entries(artifact.schemas)) {
-    const type = typeName(name);
-    // Two schema names can map to one type name ("pull-request", "PullRequest"); the first wins.
-    if (declared.has(type)) continue;
-    declared.add(type);
-    const body = schemaType(schema, ctx, 0, "  ");
-    const doc = docComment(schema.description, undefined, "  ");
-    out.push(isPlainObject(schema) && body.startsWith("{") ? `${doc}  interface ${type} ${body}` : `${doc}  type ${type} = ${body};`);
+    out.push(declareComponent(ctx.names.of(name, "response"), schema, { ...ctx, direction: "response" }, "  "));
+    if (ctx.names.hasRequestVariant(name)) out.push(declareComponent(ctx.names.of(name, "request"), schema, { ...ctx, direction: "request" }, "  "));
   }
   return out;
-}
-
-/** A schema that schemaType renders as one object literal, which can be an interface (nicer hovers than a type alias). */
-function isPlainObject(schema: JsonSchema): boolean {
-  if (schema.$ref !== undefined || schema.enum !== undefined || schema.const !== undefined || schema.nullable === true) return false;
-  if (schema.allOf !== undefined || schema.oneOf !== undefined || schema.anyOf !== undefined) return false;
-  return schema.type === "object" || (schema.type === undefined && typeof schema.properties === "object");
 }
 
 function declareVault(items: DeclaredVaultItem[]): string {

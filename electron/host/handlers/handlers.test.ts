@@ -69,7 +69,7 @@ describe("channel handlers", () => {
   });
 
   it("previews a spec without registering it, with its repairs and a name that will be accepted", async () => {
-    const spec = { ...ITEMS_SPEC, info: { title: "Items", version: "2" }, paths: { "/x": { get: { operationId: "get-x", responses: { "200": { description: "ok" } } } } } };
+    const spec = { ...ITEMS_SPEC, info: { title: "Items", version: "2" }, paths: { "/x": { get: { operationId: "read-x", responses: { "200": { description: "ok" } } } } } };
     const preview = await call("apis.preview", { source: { kind: "text", text: JSON.stringify(spec), filename: "x.json" } });
     expect(preview).toMatchObject({ ok: true, title: "Items", operations: 1, suggestedName: "items", securitySchemes: [] });
     expect(preview.warnings.map((w) => w.code)).toContain("sanitized-operation-id");

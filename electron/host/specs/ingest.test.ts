@@ -99,7 +99,7 @@ describe("ingest: a spec with the usual mistakes", () => {
       ["getItems", undefined],
       ["itemsCreate", "items/create"],
       ["getItem", "getItem"],
-      ["deleteItemsByItemId", "getItem"],
+      ["deleteItemsById", "getItem"],
       ["getReports", "delete"],
     ]);
     expect(artifact.operations[0]!.parameters).toEqual([{ name: "page", in: "query", required: false, schema: { type: "integer", minimum: 1 } }]);

@@ -28,7 +28,7 @@ describe("assignOperationIds", () => {
       [op("get", "/pets/{petId}", "getPet"), op("delete", "/pets/{petId}", "getPet"), op("get", "/"), op("post", "/jobs", "then"), op("put", "/jobs", "request")],
       report,
     );
-    expect(ids).toEqual(["getPet", "deletePetsByPetId", "getRoot", "postJobs", "putJobs"]);
+    expect(ids).toEqual(["getPet", "deletePetsById", "getRoot", "postJobs", "putJobs"]);
     expect(report.warnings.map((w) => [w.code, w.pointer])).toEqual([
       ["duplicate-operation-id", "/paths/~1pets~1{petId}/delete/operationId"],
       ["derived-operation-id", "/paths/~1/get"],
@@ -43,6 +43,23 @@ describe("assignOperationIds", () => {
     expect(ids).toEqual(["getA", "listPets"]);
   });
 
+  it("names an operationId that only spells out its method and path after the operation instead, and says so", () => {
+    const report = new RepairReport();
+    const ids = assignOperationIds([op("get", "/person/{person_id}/movie_credits", "GET_person-person_id-movie_credits"), op("get", "/movie/{movie_id}", "get-movie-movie_id"), op("get", "/search/code", "search/code")], report);
+    expect(ids).toEqual(["getPersonMovieCredits", "getMovieById", "searchCode"]);
+    expect(report.warnings).toEqual([
+      { code: "sanitized-operation-id", pointer: "/paths/~1search~1code/get/operationId", message: expect.stringContaining("call it as searchCode") },
+      { code: "derived-operation-id", pointer: "/paths/~1person~1{person_id}~1movie_credits/get/operationId", message: 'operationId "GET_person-person_id-movie_credits" only spells out its method and path; call it as getPersonMovieCredits' },
+      { code: "derived-operation-id", pointer: "/paths/~1movie~1{movie_id}/get/operationId", message: 'operationId "get-movie-movie_id" only spells out its method and path; call it as getMovieById' },
+    ]);
+  });
+
+  it("gives the short name to the operation without parameters in the middle when two readable names meet", () => {
+    expect(assignOperationIds([op("get", "/a/{x}/b"), op("get", "/a/b")], new RepairReport())).toEqual(["getAByXB", "getAB"]);
+    // A name the spec gave verbatim is never taken.
+    expect(assignOperationIds([op("get", "/pets/{petId}"), op("get", "/x", "getPetsById")], new RepairReport())).toEqual(["getPetsByPetId", "getPetsById"]);
+  });
+
   it("keeps derived ids unique", () => {
     const ids = assignOperationIds([op("get", "/a-b"), op("get", "/a_b"), op("get", "/a/b")], new RepairReport());
     expect(new Set(ids).size).toBe(3);
@@ -52,8 +69,14 @@ describe("assignOperationIds", () => {
 
 describe("derivedId", () => {
   it("reads like the operation", () => {
-    expect(derivedId("get", "/pets/{petId}/photos")).toBe("getPetsByPetIdPhotos");
-    expect(derivedId("patch", "/v1/user-settings/{setting_name}")).toBe("patchV1UserSettingsBySettingName");
+    expect(derivedId("get", "/person/{person_id}/movie_credits")).toBe("getPersonMovieCredits");
+    expect(derivedId("get", "/pets/{petId}/photos")).toBe("getPetsPhotos");
+    expect(derivedId("get", "/pets/{petId}")).toBe("getPetsById");
+    expect(derivedId("get", "/categories/{categoryId}")).toBe("getCategoriesById");
+    expect(derivedId("patch", "/v1/user-settings/{setting_name}")).toBe("patchV1UserSettingsByName");
+    expect(derivedId("get", "/repos/{owner}/{repo}")).toBe("getReposByOwnerAndRepo");
+    expect(derivedId("get", "/trending/{media_type}/{time_window}")).toBe("getTrendingByMediaTypeAndTimeWindow");
+    expect(derivedId("get", "/{id}")).toBe("getById");
     expect(derivedId("get", "/")).toBe("getRoot");
   });
 });

@@ -5,11 +5,14 @@
  * id never takes a name that the spec gave another operation verbatim:
  *
  * 1. an operationId that is already a usable identifier is kept;
- * 2. one that is not (`repos/get-content`) is camel-cased (`reposGetContent`);
- * 3. a missing, duplicated or unrepairable one is derived from method and path
- *    (`GET /pets/{petId}` → `getPetsByPetId`).
+ * 2. one that is not (`repos/get-content`) is camel-cased (`reposGetContent`),
+ *    unless it only spells out the method and path (`GET_person-person_id-movie_credits`,
+ *    as generators write them), which camel-cases into noise;
+ * 3. such a one, and a missing, duplicated or unrepairable one, is named after
+ *    its method and path the way a person would (`GET /person/{person_id}/movie_credits`
+ *    → `getPersonMovieCredits`, `GET /pets/{petId}` → `getPetsById`).
  *
- * Every id that differs from the spec's operationId is reported.
+ * Every id that differs from the spec's operationId is reported with its pointer.
  */
 import type { HttpMethod } from "../../../shared/artifact.ts";
 import { childPointer } from "./pointer.ts";
@@ -58,6 +61,7 @@ export function assignOperationIds(ops: readonly OperationKey[], report: RepairR
   ops.forEach((op, i) => {
     const original = op.operationId;
     if (ids[i] !== undefined || original === undefined || firstUse.get(original) !== i) return;
+    if (spellsMethodAndPath(original, op)) return;
     const camel = camelCase(original);
     if (camel && isUsableOperationId(camel) && !taken.has(camel)) {
       ids[i] = camel;
@@ -66,16 +70,26 @@ export function assignOperationIds(ops: readonly OperationKey[], report: RepairR
     }
   });
 
+  // Two operations whose readable names meet (`/a/{x}/b`, `/a/b`): the one with
+  // parameters in the middle spells them out, so the other keeps the short name.
+  const readable = ops.map((op, i) => (ids[i] === undefined ? derivedId(op.method, op.path) : ""));
+  const wanted = new Map<string, number>();
+  for (const name of readable) if (name) wanted.set(name, (wanted.get(name) ?? 0) + 1);
   const nextSuffix = new Map<string, number>();
   ops.forEach((op, i) => {
     if (ids[i] !== undefined) return;
-    const id = unique(derivedId(op.method, op.path), taken, nextSuffix);
+    const short = readable[i]!;
+    const full = fullDerivedId(op.method, op.path);
+    const candidates = wanted.get(short)! > 1 && full !== short ? [full, short] : [short, full];
+    const id = candidates.find((c) => !taken.has(c)) ?? unique(short, taken, nextSuffix);
     ids[i] = id;
     taken.add(id);
     const original = op.operationId;
     const at = childPointer(op.pointer, "operationId");
     if (original === undefined) {
       report.add("derived-operation-id", op.pointer, `the operation has no operationId; call it as ${id}`);
+    } else if (firstUse.get(original) === i && spellsMethodAndPath(original, op)) {
+      report.add("derived-operation-id", at, `operationId ${JSON.stringify(original)} only spells out its method and path; call it as ${id}`);
     } else if (firstUse.get(original) !== i) {
       const first = ops[firstUse.get(original)!]!;
       report.add("duplicate-operation-id", at, `operationId ${JSON.stringify(original)} is already used by ${first.method.toUpperCase()} ${first.path}; call this one as ${id}`);
@@ -93,16 +107,56 @@ function camelCase(text: string): string {
   return /^[0-9]/.test(joined) ? `_${joined}` : joined;
 }
 
-/** `get /pets/{petId}/photos` → `getPetsByPetIdPhotos`; `get /` → `getRoot`. */
+/**
+ * The name a person would give `method path`: the literal segments in order,
+ * parameters left out where a literal follows them, and trailing parameters
+ * as `By…And…` without repeating the segment they follow.
+ * `get /person/{person_id}/movie_credits` → `getPersonMovieCredits`;
+ * `get /pets/{petId}` → `getPetsById`; `get /` → `getRoot`.
+ */
 export function derivedId(method: HttpMethod, path: string): string {
-  const parts: string[] = [];
-  for (const segment of path.split("/").filter(Boolean)) {
-    const placeholder = /^\{(.+)\}$/.exec(segment);
-    const words = (placeholder ? placeholder[1]! : segment).split(/[^A-Za-z0-9]+/).filter(Boolean);
-    if (words.length === 0) continue;
-    parts.push((placeholder ? "By" : "") + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(""));
-  }
-  return method + (parts.join("") || "Root");
+  const segments = path.split("/").filter(Boolean).map(parseSegment).filter((s) => s.words.length);
+  let tail = segments.length;
+  while (tail > 0 && segments[tail - 1]!.parameter) tail--;
+  const literals = segments.slice(0, tail).filter((s) => !s.parameter).map((s) => pascal(s.words));
+  const trailing = segments.slice(tail).map((s, i) => {
+    const previous = (i === 0 ? segments[tail - 1] : undefined)?.words.at(-1);
+    const words = previous !== undefined && s.words.length > 1 && sameWord(s.words[0]!, previous) ? s.words.slice(1) : s.words;
+    return pascal(words);
+  });
+  const name = literals.join("") + (trailing.length ? `By${trailing.join("And")}` : "");
+  return method + (name || "Root");
+}
+
+/** Every segment, parameters included (`getPetsByPetIdPhotos`): the fallback when two readable names meet. */
+function fullDerivedId(method: HttpMethod, path: string): string {
+  const segments = path.split("/").filter(Boolean).map(parseSegment).filter((s) => s.words.length);
+  return method + (segments.map((s) => (s.parameter ? "By" : "") + pascal(s.words)).join("") || "Root");
+}
+
+/** Whether an operationId is just its method and path run together (`GET_pets-pet_id`): nothing a person chose. The path alone (`search/code`) may well be a chosen name. */
+function spellsMethodAndPath(operationId: string, op: Pick<OperationKey, "method" | "path">): boolean {
+  const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "");
+  const id = squash(operationId);
+  return id === squash(op.method + op.path);
+}
+
+function parseSegment(segment: string): { parameter: boolean; words: string[] } {
+  const placeholder = /^\{(.+)\}$/.exec(segment);
+  const text = placeholder ? placeholder[1]! : segment;
+  // Split on separators and on case (`petId` → pet, Id; `HTTPStatus` → HTTP, Status).
+  const words = text.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/).filter(Boolean);
+  return { parameter: !!placeholder, words };
+}
+
+function pascal(words: string[]): string {
+  return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
+}
+
+/** `pets` and `pet`, `categories` and `category`: a parameter that repeats the segment it follows. */
+function sameWord(a: string, b: string): boolean {
+  const singular = (w: string) => w.toLowerCase().replace(/ies$/, "y").replace(/s$/, "");
+  return singular(a) === singular(b);
 }
 
 /** The next free `base`, `base_2`, `base_3`...; remembers where it stopped so many collisions stay linear. */

@@ -62,7 +62,7 @@ export function searchDescription(apis: DescribedApi[]): string {
 specs.<api> has:
 - paths[path][method]: {operationId, summary, description, tags, deprecated, parameters, requestBody, responses, security}; $refs resolved, cycles shown as {"$circular": "Name"}
 - operations: [{id, method, path, summary, tags, parameters, deprecated}], compact and cheapest to scan (parameters: names, "?" when optional, "body" for a request body)
-- find(text, limit?): operations mentioning every word, best first
+- find(text, limit?): operations ranked like a search engine (any words, synonyms, plurals), best first: find("list pull requests for a repo", 5)
 - operation(id): one operation in full; schema(name); schemaNames; components.schemas
 - declaration(id): the TypeScript signature of apis.<api>.<id>(), to call it right the first time
 - info: title, version, servers, tags, security schemes

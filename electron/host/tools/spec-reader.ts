@@ -9,6 +9,7 @@
 import type { Artifact, HttpMethod, Operation } from "../../../shared/artifact.ts";
 import type { JsonValue } from "../../../shared/json.ts";
 import { expandSchema } from "../../../shared/schema-expand.ts";
+import { buildOperationIndex, type OperationIndex } from "./operation-search.ts";
 import { operationDeclaration } from "./typescript.ts";
 
 /** Expansion budget per read: a big response schema stays a few hundred KB at most. */
@@ -151,27 +152,13 @@ function operationPart(op: Operation, part: OperationPart): JsonValue {
   }
 }
 
-/** Operations whose id, path, summary, tags or description mention every word, best first. */
+const searchIndexes = new WeakMap<Artifact, OperationIndex>();
+
+/** Operations ranked by how well they answer `text` (operation-search.ts), best first; built on the first find. */
 function find(artifact: Artifact, text: string, limit: number): JsonValue {
-  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
-  if (!words.length) return [];
-  const scored: { op: Operation; score: number }[] = [];
-  for (const op of artifact.operations) {
-    const strong = `${op.id} ${op.path} ${op.summary ?? ""} ${op.tags.join(" ")}`.toLowerCase();
-    const weak = (op.description ?? "").toLowerCase();
-    let score = 0;
-    for (const w of words) {
-      if (strong.includes(w)) score += 3;
-      else if (weak.includes(w)) score += 1;
-      else {
-        score = -1;
-        break;
-      }
-    }
-    if (score > 0) scored.push({ op, score: score - (op.deprecated ? 1 : 0) });
-  }
-  return scored
-    .sort((a, b) => b.score - a.score)
-    .slice(0, limit)
+  let index = searchIndexes.get(artifact);
+  if (!index) searchIndexes.set(artifact, (index = buildOperationIndex(artifact.operations)));
+  return index
+    .search(text, limit)
     .map(({ op }) => ({ id: op.id, method: op.method.toUpperCase(), path: op.path, summary: op.summary ?? null, tags: op.tags, deprecated: op.deprecated }));
 }

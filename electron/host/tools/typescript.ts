@@ -3,26 +3,37 @@
  * `declaration(id)` (what a model needs to call one operation right) and for
  * the editor's `.d.ts` (completion of `apis.<name>.<operation>(` with every
  * parameter and body field, and their docs). Component schemas become named
- * interfaces, so recursion is just a name and the output stays small.
+ * interfaces (type-names.ts), so recursion is just a name and the output stays
+ * small. Types say what the request validator accepts: arguments and bodies
+ * read schemas in the request direction (a required readOnly property is
+ * optional), responses in the response direction.
  */
 import type { Artifact, JsonSchema, Operation, Parameter } from "../../../shared/artifact.ts";
 import type { JsonValue } from "../../../shared/json.ts";
 import { schemaRefName } from "../../../shared/schema-expand.ts";
+import { typeNamesFor, type Direction, type TypeNames } from "./type-names.ts";
 
 const MAX_DEPTH = 12;
 
-/** `pull-request` → `PullRequest`; always a valid identifier. */
-export function typeName(schemaName: string): string {
-  const words = schemaName.split(/[^A-Za-z0-9_$]+/).filter(Boolean);
-  const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("") || "Schema";
-  return /^[0-9]/.test(name) ? `_${name}` : name;
-}
-
 export interface TsContext {
-  /** Component schema names referenced so far (to emit their interfaces). */
-  referenced: Set<string>;
+  names: TypeNames;
+  direction: Direction;
+  /** Component types referenced so far, by type name (to emit their declarations). */
+  referenced: Map<string, { schema: string; direction: Direction }>;
   /** Prefix for component type names, e.g. `petstore.` inside the editor's .d.ts. */
   namespace?: string;
+}
+
+export function typeContext(artifact: Artifact, direction: Direction, namespace?: string): TsContext {
+  return { names: typeNamesFor(artifact.schemas), direction, referenced: new Map(), ...(namespace ? { namespace } : {}) };
+}
+
+/** The type name of a component schema in the context's direction, noted as referenced. */
+function componentType(schema: string, ctx: TsContext): string {
+  const direction = ctx.names.hasRequestVariant(schema) ? ctx.direction : "response";
+  const name = ctx.names.of(schema, direction);
+  if (!ctx.referenced.has(name)) ctx.referenced.set(name, { schema, direction });
+  return `${ctx.namespace ?? ""}${name}`;
 }
 
 function isObj(value: JsonValue | undefined): value is Record<string, JsonValue> {
@@ -36,14 +47,12 @@ export function schemaType(schema: JsonValue | undefined, ctx: TsContext, depth 
   if (!isObj(schema) || depth > MAX_DEPTH) return "unknown";
   if (typeof schema.$ref === "string") {
     const name = schemaRefName(schema.$ref);
-    if (!name) return "unknown";
-    ctx.referenced.add(name);
-    return `${ctx.namespace ?? ""}${typeName(name)}`;
+    return name ? componentType(name, ctx) : "unknown";
   }
-  if (typeof schema.$circular === "string") return `${ctx.namespace ?? ""}${typeName(schema.$circular)}`;
+  if (typeof schema.$circular === "string") return componentType(schema.$circular, ctx);
   const nullable = schema.nullable === true ? " | null" : "";
-  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" | ") + nullable;
-  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return literalUnion([...schema.enum, ...(nullable ? [null] : [])]);
+  if (schema.const !== undefined) return literalUnion([schema.const, ...(nullable ? [null] : [])]);
   for (const [key, join] of [["allOf", " & "], ["oneOf", " | "], ["anyOf", " | "]] as const) {
     const list = schema[key];
     if (Array.isArray(list) && list.length) {
@@ -78,16 +87,32 @@ export function schemaType(schema: JsonValue | undefined, ctx: TsContext, depth 
   }
 }
 
+/** `"a" | "b" | null`, each value once. */
+function literalUnion(values: JsonValue[]): string {
+  const literals = [...new Set(values.map((v) => JSON.stringify(v)))];
+  return literals.length ? literals.join(" | ") : "never";
+}
+
 function objectType(schema: Record<string, JsonValue>, ctx: TsContext, depth: number, indent: string): string {
   const props = isObj(schema.properties) ? schema.properties : {};
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
+  // As the validator reads it: a request need not carry a readOnly property, a response need not carry a writeOnly one.
+  const hidden = ctx.direction === "request" ? "readOnly" : "writeOnly";
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string" && !(isObj(props[r]) && props[r][hidden] === true)) : []);
   const inner = `${indent}  `;
+  const types: string[] = [];
   const lines = Object.entries(props).map(([name, prop]) => {
     const doc = isObj(prop) ? docComment(prop.description, prop, inner) : "";
-    return `${doc}${inner}${propertyKey(name)}${required.has(name) ? "" : "?"}: ${schemaType(prop, ctx, depth + 1, inner)};`;
+    const type = schemaType(prop, ctx, depth + 1, inner);
+    types.push(type);
+    return `${doc}${inner}${propertyKey(name)}${required.has(name) ? "" : "?"}: ${type};`;
   });
   const extra = schema.additionalProperties;
-  if (extra === true || isObj(extra)) lines.push(`${inner}[key: string]: ${extra === true ? "unknown" : schemaType(extra, ctx, depth + 1, inner)};`);
+  if (extra === true || isObj(extra)) {
+    // An index signature must admit every named property's type (undefined too, for optional ones).
+    const type = extra === true ? "unknown" : schemaType(extra, ctx, depth + 1, inner);
+    const admitted = type === "unknown" || !types.length ? type : [...new Set([type, ...types, "undefined"])].join(" | ");
+    lines.push(`${inner}[key: string]: ${admitted};`);
+  }
   if (!lines.length) return "Record<string, unknown>";
   return `{\n${lines.join("\n")}\n${indent}}`;
 }
@@ -104,6 +129,8 @@ export function docComment(description: JsonValue | undefined, schema: Record<st
     if (typeof schema.format === "string") lines.push(`@format ${schema.format}`);
     if (schema.default !== undefined) lines.push(`@default ${JSON.stringify(schema.default)}`);
     if (schema.example !== undefined) lines.push(`@example ${JSON.stringify(schema.example).slice(0, 120)}`);
+    if (schema.readOnly === true) lines.push("Read-only: set by the server, never required in a request.");
+    if (schema.writeOnly === true) lines.push("Write-only: sent, never returned.");
     if (schema.deprecated === true) lines.push("@deprecated");
   }
   if (!lines.length) return "";
@@ -112,7 +139,8 @@ export function docComment(description: JsonValue | undefined, schema: Record<st
 }
 
 /** The argument object of `apis.<api>.<id>(args)`: parameters by name, plus `body`. */
-export function argumentsType(op: Operation, ctx: TsContext, indent = ""): string {
+export function argumentsType(op: Operation, context: TsContext, indent = ""): string {
+  const ctx: TsContext = { ...context, direction: "request" };
   const inner = `${indent}  `;
   const lines = op.parameters.map((p: Parameter) => {
     const doc = docComment(p.description, { ...(p.schema ?? {}), ...(p.deprecated ? { deprecated: true } : {}) }, inner);
@@ -128,7 +156,8 @@ export function argumentsType(op: Operation, ctx: TsContext, indent = ""): strin
 }
 
 /** The body type of the operation's success response(s). */
-export function responseType(op: Operation, ctx: TsContext, indent = ""): string {
+export function responseType(op: Operation, context: TsContext, indent = ""): string {
+  const ctx: TsContext = { ...context, direction: "response" };
   const success = Object.entries(op.responses).filter(([code]) => /^2/.test(code));
   const types = success.map(([, r]) => {
     const media = r.content ? (r.content["application/json"] ?? Object.values(r.content)[0]) : undefined;
@@ -146,30 +175,48 @@ export function operationDoc(op: Operation, indent = ""): string {
   return comment;
 }
 
-/** One operation's declaration plus the interfaces it uses (transitively), for the search tool. */
+/** One operation's declaration plus the types it uses (transitively), for the search tool. */
 export function operationDeclaration(api: string, op: Operation, artifact: Artifact, maxInterfaces = 25): string {
-  const ctx: TsContext = { referenced: new Set() };
-  const signature = `${operationDoc(op)}function ${op.id}(args: ${argumentsType(op, ctx)}): Promise<{ status: number; headers: Record<string, string>; body: ${responseType(op, ctx)} }>;`;
+  const ctx = typeContext(artifact, "request");
+  const signature = `${operationDoc(op)}declare function ${op.id}(args: ${argumentsType(op, ctx)}): Promise<{ status: number; headers: Record<string, string>; body: ${responseType(op, ctx)} }>;`;
   const interfaces = componentInterfaces(artifact, ctx, maxInterfaces);
   return [`// apis.${api}.${op.id}`, signature, ...interfaces].join("\n\n");
 }
 
-/** `interface Name {...}` for each referenced component, following references breadth-first. */
+/**
+ * `interface Name {...}` for each referenced component, following references
+ * breadth-first. Past `max`, the rest are declared `unknown` with the schema
+ * name to ask for, so the text still type-checks as a whole.
+ */
 export function componentInterfaces(artifact: Artifact, ctx: TsContext, max: number): string[] {
   const out: string[] = [];
   const done = new Set<string>();
-  const queue = [...ctx.referenced];
-  while (queue.length && out.length < max) {
-    const name = queue.shift()!;
-    if (done.has(name)) continue;
+  for (const [name, { schema: schemaName, direction }] of ctx.referenced) {
+    // The map grows while we iterate: Map iteration visits entries added later, breadth-first.
+    if (out.length >= max) break;
     done.add(name);
-    const schema = artifact.schemas[name] as JsonSchema | undefined;
-    const before = new Set(ctx.referenced);
-    const body = schemaType(schema ?? true, ctx, 0, "");
-    const doc = docComment(schema?.description, undefined, "");
-    out.push(body.startsWith("{") ? `${doc}interface ${typeName(name)} ${body}` : `${doc}type ${typeName(name)} = ${body};`);
-    for (const n of ctx.referenced) if (!before.has(n)) queue.push(n);
+    const schema = artifact.schemas[schemaName] as JsonSchema | undefined;
+    out.push(declareComponent(name, schema, { ...ctx, direction }, ""));
   }
-  if (queue.some((n) => !done.has(n))) out.push(`// … ${new Set(queue.filter((n) => !done.has(n))).size} more referenced types not shown; ask for one with specs.<api>.schema(name)`);
+  const rest = [...ctx.referenced].filter(([name]) => !done.has(name));
+  if (rest.length) {
+    out.push(`// ${rest.length} more types used here, not shown: read one with specs.<api>.schema(name), name in quotes below\n${rest.map(([name, { schema }]) => `type ${name} = unknown; // ${JSON.stringify(schema)}`).join("\n")}`);
+  }
   return out;
+}
+
+/** One component's declaration: an interface when it is one object, else a type alias. */
+export function declareComponent(name: string, schema: JsonSchema | undefined, ctx: TsContext, indent: string): string {
+  const body = schemaType(schema ?? true, ctx, 0, indent);
+  // Only a schema with a request variant is declared in the request direction (see componentType).
+  const description = [ctx.direction === "request" ? "As sent in a request: read-only properties are optional." : "", typeof schema?.description === "string" ? schema.description.trim() : ""];
+  const doc = docComment(description.filter(Boolean).join("\n"), undefined, indent);
+  return schema && isPlainObject(schema) && body.startsWith("{") ? `${doc}${indent}interface ${name} ${body}` : `${doc}${indent}type ${name} = ${body};`;
+}
+
+/** A schema that schemaType renders as one object literal, which can be an interface (nicer hovers than a type alias). */
+function isPlainObject(schema: JsonSchema): boolean {
+  if (schema.$ref !== undefined || schema.enum !== undefined || schema.const !== undefined || schema.nullable === true) return false;
+  if (schema.allOf !== undefined || schema.oneOf !== undefined || schema.anyOf !== undefined) return false;
+  return schema.type === "object" || (schema.type === undefined && typeof schema.properties === "object");
 }

@@ -124,15 +124,17 @@ export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall)
 
   // 6. What a person sees and approves: the exact request, the credential by reference, bound by a fingerprint.
   const shown = showRequest(prepared, ctx.redactor);
-  const fingerprint = requestFingerprint(shown, prepared.target);
-  const described: CallEntry = { ...entry, operation: operationName(prepared.operation), operationId: prepared.operation.id, request: shown, requestFingerprint: fingerprint, status: "pending" };
+  const described: CallEntry = { ...entry, operation: operationName(prepared.operation), operationId: prepared.operation.id, request: shown, status: "pending" };
   if (prepared.request.idempotencyKey) described.idempotencyKey = prepared.request.idempotencyKey;
-  if (approved && approved.requestFingerprint !== fingerprint) {
+  // Only a call a person decides needs the fingerprint: the one asked now, and the one approved before.
+  const asking = prepared.verdict.kind === "decide" && !approved && ctx.preApprovedBy === undefined;
+  if (approved || asking) described.requestFingerprint = requestFingerprint(shown, prepared.target);
+  if (approved && approved.requestFingerprint !== described.requestFingerprint) {
     const changes = approved.requestFingerprint && approved.request ? describeChanges(approved.request, shown) : ["the approval was given before approvals were bound to the request shown"];
     ctx.log.replaceCall(described);
     return askPerson(ctx, described, shown, changes);
   }
-  if (prepared.verdict.kind === "decide" && !approved && ctx.preApprovedBy === undefined) {
+  if (asking) {
     ctx.log.recordCall(described);
     return askPerson(ctx, described, shown);
   }

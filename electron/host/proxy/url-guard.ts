@@ -41,8 +41,20 @@ function segmentsOf(path: string): string[] {
  * Refuses a URL that, once parsed, is not the API's base URL followed by
  * exactly `templateSegments` segments, or that carries user info.
  */
+/** Base URLs parsed once: every call checks against its API's. */
+const parsedBases = new Map<string, URL>();
+function parseBase(baseUrl: string): URL {
+  let base = parsedBases.get(baseUrl);
+  if (!base) {
+    if (parsedBases.size > 500) parsedBases.clear();
+    base = new URL(baseUrl);
+    parsedBases.set(baseUrl, base);
+  }
+  return base;
+}
+
 export function checkUnderBase(url: URL, baseUrl: string, templateSegments: number, template: string): void {
-  const base = new URL(baseUrl);
+  const base = parseBase(baseUrl);
   const basePath = base.pathname.replace(/\/+$/, "");
   const outside = (why: string) =>
     new CallFailure("CallRejected", `the request for ${template} would go to ${url.origin}${url.pathname}, ${why}; nothing was sent`);
@@ -62,7 +74,7 @@ export function templateSegmentCount(template: string): number {
 
 /** Whether a redirect target is still under the API's base URL (same origin, under the base path). */
 export function isUnderBase(url: URL, baseUrl: string): boolean {
-  const base = new URL(baseUrl);
+  const base = parseBase(baseUrl);
   const basePath = base.pathname.replace(/\/+$/, "");
   return url.protocol === base.protocol && url.host === base.host && !url.username && !url.password && (url.pathname === basePath || url.pathname.startsWith(`${basePath}/`));
 }

@@ -25,19 +25,20 @@ export class RunLog {
     this.redactor = redactor;
   }
 
-  recordCall(call: Omit<NewCall, "runId">): CallRecord {
-    return this.store.recordCall({ ...this.#clean(call), runId: this.runId });
+  recordCall(call: Omit<NewCall, "runId">): void {
+    this.store.insertCall({ ...this.#clean(call), runId: this.runId });
   }
 
-  finishCall(index: number, patch: CallPatch): CallRecord | undefined {
-    return this.store.finishCall(this.runId, index, this.#clean(patch));
+  /** False when the run has no such call. */
+  finishCall(index: number, patch: CallPatch): boolean {
+    return this.store.updateCall(this.runId, index, this.#clean(patch));
   }
 
   /** Replaces a call that never left the machine (a decision asked again) with a fresh record. */
-  replaceCall(call: Omit<NewCall, "runId">): CallRecord {
-    return this.store.transaction(() => {
+  replaceCall(call: Omit<NewCall, "runId">): void {
+    this.store.transaction(() => {
       if (!this.store.deleteUnsentCall(this.runId, call.index)) throw new Error(`call ${call.index} of run ${this.runId} may have been sent; it cannot be replaced`);
-      return this.recordCall(call);
+      this.recordCall(call);
     });
   }
 

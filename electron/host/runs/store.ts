@@ -217,6 +217,12 @@ export class CodeRunStore {
 
   /** Records a call before it is sent; returns it as stored (bodies capped). */
   recordCall(call: NewCall): CallRecord {
+    this.insertCall(call);
+    return this.getCall(call.runId, call.index)!;
+  }
+
+  /** `recordCall` without reading the record back: what the run's hot path uses. */
+  insertCall(call: NewCall): void {
     const { state, http_status } = callStatusColumns(call.status);
     const settled = !OPEN_CALL_STATES.includes(state);
     const autoOrder = call.completionOrder === undefined && settled;
@@ -237,7 +243,6 @@ export class CodeRunStore {
       call.finishedAt ?? (settled ? this.#stamp() : null), call.replayedFrom ?? null,
       call.requestFingerprint ?? null, jsonOrNull(call.firstAttempt && capFirstAttempt(call.firstAttempt, this.#maxBodyBytes)),
     );
-    return this.getCall(call.runId, call.index)!;
   }
 
   /**
@@ -247,8 +252,13 @@ export class CodeRunStore {
    * in that order. Returns the call as stored, or undefined if there is none.
    */
   finishCall(runId: string, index: number, patch: CallPatch): CallRecord | undefined {
-    const before = this.#get<CallRow>("SELECT * FROM calls WHERE run_id = ? AND idx = ?", runId, index);
-    if (!before) return undefined;
+    return this.updateCall(runId, index, patch) ? this.getCall(runId, index) : undefined;
+  }
+
+  /** `finishCall` without reading the record back; false if there is no such call. */
+  updateCall(runId: string, index: number, patch: CallPatch): boolean {
+    const before = this.#get<Pick<CallRow, "state" | "completion_order">>("SELECT state, completion_order FROM calls WHERE run_id = ? AND idx = ?", runId, index);
+    if (!before) return false;
     const sets: string[] = [];
     const values: SQLInputValue[] = [];
     const set = (column: string, value: SQLInputValue) => {
@@ -281,7 +291,7 @@ export class CodeRunStore {
     if (patch.requestFingerprint !== undefined) set("request_fingerprint", patch.requestFingerprint);
     if (patch.firstAttempt !== undefined) set("first_attempt_json", JSON.stringify(capFirstAttempt(patch.firstAttempt, this.#maxBodyBytes)));
     if (sets.length > 0) this.#run(`UPDATE calls SET ${sets.join(", ")} WHERE run_id = ? AND idx = ?`, ...values, runId, index);
-    return this.getCall(runId, index);
+    return true;
   }
 
   getCall(runId: string, index: number): CallRecord | undefined {

@@ -119,6 +119,7 @@ export class Workbench {
     const sandbox = new SandboxPool({ ...(options.sandboxSize ? { size: options.sandboxSize } : {}), log, ...(options.now ? { now: options.now } : {}) });
     const proxy: ProxyDeps = {
       target: (name) => apis.get(name),
+      apiNames: () => apis.list().map((t) => t.name),
       vault,
       resolver: options.resolver ?? new ConfiguredCredentialResolver({ vault, ...(options.fetch ? { fetch: options.fetch } : {}), log }),
       ...(options.fetch ? { fetch: options.fetch } : {}),

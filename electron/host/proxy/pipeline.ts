@@ -24,6 +24,8 @@ import { validateCall } from "./validate.ts";
 
 export interface ProxyDeps {
   target(api: string): ApiTarget | undefined;
+  /** The registered APIs' names, for the answer to a call to one that is not. */
+  apiNames?(): string[];
   vault: VaultReader;
   resolver: CredentialResolver;
   fetch?: typeof fetch;
@@ -63,7 +65,7 @@ export interface PrepareOptions {
 
 export async function prepareCall(deps: ProxyDeps, guest: GuestCall, opts: PrepareOptions): Promise<PreparedCall> {
   const target = deps.target(guest.api);
-  if (!target) throw new CallFailure("CallRejected", `no API named ${guest.api}`);
+  if (!target) throw new CallFailure("CallRejected", unknownApiMessage(guest.api, deps.apiNames?.() ?? []));
   const { artifact } = target;
 
   // 0-1. Normalise the arguments and match the operation.
@@ -205,6 +207,27 @@ export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, reda
     durationMs: Math.round(performance.now() - started),
     retriedAfter401: retried,
   };
+}
+
+/** Names the registered APIs (the nearest first), so the program can correct the call in one step. */
+function unknownApiMessage(name: string, known: string[]): string {
+  const near = [...known].sort((a, b) => nameDistance(name, a) - nameDistance(name, b));
+  const listed = near.length ? `the APIs are ${near.slice(0, 10).join(", ")}${near.length > 10 ? ` and ${near.length - 10} more` : ""}` : "no APIs are registered";
+  if (!name) return `The call names no API: call apis.<api>.<operation>(args) or apis.call("<api>.<operation>", args); ${listed}. Nothing was sent.`;
+  return `No API named ${name}; ${listed}. Nothing was sent.`;
+}
+
+/** Case-insensitive edit distance between two short names. */
+function nameDistance(a: string, b: string): number {
+  const x = a.toLowerCase().slice(0, 60);
+  const y = b.toLowerCase().slice(0, 60);
+  let prev = Array.from({ length: y.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= x.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= y.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[y.length]!;
 }
 
 /** Everything a call carries that a vault reference could hide in. */

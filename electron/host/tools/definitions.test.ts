@@ -25,7 +25,7 @@ describe("tool definitions as data", () => {
 
   it("handlers run programs, cut results, and refuse calls without a program", async () => {
     bench = await openTestBench();
-    const [search, execute, mutations, getRun] = await toolDefinitions(bench.workbench, { maxResultTokens: 50 });
+    const [search, execute, mutations, getRun] = await toolDefinitions(bench.workbench, { maxResultTokens: 300 });
     const context = { source: { kind: "mcp", client: "test-agent 1.0" } } as const;
     expect(await execute!.handler({}, context)).toEqual({ ok: false, message: 'execute_api_code needs {"code": "<an async arrow function>"}' });
 

@@ -35,7 +35,7 @@ describe("fitEnvelope", () => {
     expect(fitted.logs[0]).toBe(logs[0]);
     expect(fitted.logs.at(-1)).toBe(logs.at(-1));
     expect(fitted.logs).toContainEqual(expect.stringMatching(/^… \d+ log lines cut$/));
-    expect(fitted.error).toMatchObject({ reason: "Error", name: "Error", message: expect.stringMatching(/^x+… \[\d+ more characters\]$/) });
+    expect(fitted.error).toMatchObject({ reason: "Error", name: "Error", message: expect.stringMatching(/^x+… \[\d+ characters cut\] …x+$/) });
     expect(fitted.truncated).toMatch(/logs: kept the first \d+ and last \d+ of 5000 lines/);
     expect(fitted.truncated).toMatch(/error\.message cut from 500000 to \d+ characters/);
     expect(fitted.truncated).toMatch(/All of it is kept: get_code_run\(\{"run": "run_fit", "max_tokens": N\}\) or `workbench runs show run_fit`\.$/);

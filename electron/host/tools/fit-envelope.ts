@@ -9,7 +9,7 @@
  * (redacted): only what is returned to an agent or printed is cut.
  */
 import type { Envelope, EnvelopeCall, EnvelopePending } from "../../../shared/envelope.ts";
-import { CHARS_PER_TOKEN, cutString, deeperThan, MAX_DEPTH, truncateResult } from "./truncate.ts";
+import { CHARS_PER_TOKEN, cutMiddle, cutString, deeperThan, MAX_DEPTH, truncateResult } from "./truncate.ts";
 
 interface Step {
   logLines: number;
@@ -72,7 +72,7 @@ function outcomeOf(envelope: Envelope, step: Step, roomTokens: number, maxTokens
     return { result: cut.value };
   }
   if (envelope.error) {
-    const message = cutString(envelope.error.message, Math.min(step.messageChars, roomTokens * CHARS_PER_TOKEN));
+    const message = cutMiddle(envelope.error.message, Math.min(step.messageChars, roomTokens * CHARS_PER_TOKEN));
     if (message !== envelope.error.message) notes.push(`error.message cut from ${envelope.error.message.length} to ${Math.min(step.messageChars, roomTokens * CHARS_PER_TOKEN)} characters`);
     return { error: { ...envelope.error, message } };
   }
@@ -124,7 +124,7 @@ function cutCalls(calls: EnvelopeCall[], step: Step, notes: string[]): EnvelopeC
   let shortened = 0;
   const out = kept.map((call) => {
     if (!call.error) return call;
-    const message = cutString(call.error.message, step.callMessageChars);
+    const message = cutMiddle(call.error.message, step.callMessageChars);
     if (message === call.error.message) return call;
     shortened++;
     return { ...call, error: { ...call.error, message } };

@@ -74,6 +74,13 @@ export function cutString(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
 }
 
+/** A string cut in the middle, keeping its end too (where an error says its line, or "nothing was sent"). */
+export function cutMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const tail = Math.min(80, Math.floor(max / 4));
+  return `${text.slice(0, max - tail)}… [${text.length - max} characters cut] …${text.slice(text.length - tail)}`;
+}
+
 function jsonLength(value: JsonValue): number {
   return JSON.stringify(value)?.length ?? 4;
 }

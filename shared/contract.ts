@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { apiConfig, type ApiConfig } from "./api-config.ts";
 import type { Envelope } from "./envelope.ts";
+import { agentLimitsPatch, type AgentLimitsView } from "./limits.ts";
 import type { JsonSchema, Operation, RepairWarning, SecurityScheme, ServerInfo } from "./artifact.ts";
 import type { AllowRule, CallRecord, CodeRun, PendingDecision, RunSummary } from "./runs.ts";
 
@@ -146,6 +147,11 @@ export const contract = {
 
   "connect.info": channel<ConnectInfo>()(empty),
   "connect.rotate": channel<ConnectInfo>()(empty),
+
+  /** The limits agent programs run under: saved, overridden by this process's flags, in effect. */
+  "settings.agentLimits": channel<AgentLimitsView>()(empty),
+  /** Saves the agent limits (fields left out go back to their defaults); every value is checked against its bounds. */
+  "settings.saveAgentLimits": channel<AgentLimitsView>()(z.object({ saved: agentLimitsPatch }).strict()),
 
   "programs.list": channel<SavedProgram[]>()(empty),
   "programs.save": channel<Ack>()(

@@ -11,6 +11,7 @@ import type { Caller, ChannelHandler, ChannelHandlers, HandlerContext } from "./
 import { ChannelFailure, channelError } from "./failure.ts";
 import { programHandlers } from "./programs.ts";
 import { runHandlers } from "./runs.ts";
+import { settingsHandlers } from "./settings.ts";
 import { vaultHandlers } from "./vault.ts";
 
 export type { Caller, ChannelHandlers, ConnectProvider, HandlerContext } from "./context.ts";
@@ -27,6 +28,7 @@ export function createHandlers(ctx: HandlerContext): ChannelHandlers {
     "connect.info": async () => ctx.connect.info(),
     "connect.rotate": async () => ctx.connect.rotate(),
     ...programHandlers(ctx),
+    ...settingsHandlers(ctx),
   };
 }
 

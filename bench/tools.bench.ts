@@ -165,6 +165,13 @@ async function searchOverGithub(): Promise<BenchRow[]> {
       { name: "keyword scan over operations, p50", value: Math.round(percentile(ops.samples, 50)), unit: "ms", target: "<= 20 ms p50", ok: percentile(ops.samples, 50) <= 20, note: `p95 ${Math.round(percentile(ops.samples, 95))} ms; ${String(ops.last)} hits` },
       { name: "search tool description (GitHub + demo registered)", value: descriptionTokens(searchDescription(apis)), unit: "tokens", target: "<= 1500", ok: descriptionTokens(searchDescription(apis)) <= 1500 },
       { name: "execute tool description (GitHub + demo registered)", value: descriptionTokens(executeDescription(apis, "all")), unit: "tokens", target: "<= 1500", ok: descriptionTokens(executeDescription(apis, "all")) <= 1500 },
+      {
+        name: "search + execute descriptions together (GitHub + demo registered)",
+        value: descriptionTokens(searchDescription(apis)) + descriptionTokens(executeDescription(apis, "all")),
+        unit: "tokens",
+        target: "<= 1000",
+        ok: descriptionTokens(searchDescription(apis)) + descriptionTokens(executeDescription(apis, "all")) <= 1000,
+      },
     ];
   } finally {
     await wb.close();

@@ -6,7 +6,9 @@ const base: Envelope = { run: "run_n", status: "completed", calls: [{ index: 0, 
 
 describe("finishedNotice", () => {
   it("carries a small result whole, the calls in a line, and where to read the run", () => {
-    expect(finishedNotice("run_n", "completed", { ...base, result: { id: 7 } }, "get_code_run")).toEqual({
+    const notice = finishedNotice("run_n", "completed", { ...base, result: { id: 7 } }, "get_code_run");
+    expect(Object.keys(notice)).toEqual(["event", "run", "status", "calls", "result", "message"]);
+    expect(notice).toEqual({
       event: "run.finished",
       run: "run_n",
       status: "completed",

@@ -29,7 +29,7 @@ export interface FinishedNotice {
 
 /** `getRun` names the tool that reads the whole run, when the host offers it. */
 export function finishedNotice(runId: string, status: string, envelope: Envelope | undefined, getRun: string | undefined): FinishedNotice {
-  const notice: FinishedNotice = { event: "run.finished", run: runId, status, message: "" };
+  const notice = { event: "run.finished", run: runId, status } as FinishedNotice;
   const cuts: string[] = [];
   if (envelope?.calls.length) notice.calls = describeCalls(envelope);
   if (envelope?.result !== undefined) {

@@ -17,7 +17,6 @@ import type { Workbench } from "../workbench.ts";
 import { DEFAULT_TOOL_NAMES, executeDescription, getRunDescription, searchDescription, type DescribedApi, type ToolNames } from "./descriptions.ts";
 import { runView } from "./run-view.ts";
 
-export const DEFAULT_MAX_RESULT_TOKENS = AGENT_LIMIT_BOUNDS.maxResultTokens.default;
 const MAX_CODE_CHARS = 1024 * 1024;
 
 /** A tool by what it does, whatever its name: the unit of `--tools`. */

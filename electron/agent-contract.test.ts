@@ -66,6 +66,14 @@ describe("a mistyped operation or API", () => {
     const uncaught = (await execute("async () => apis.petstore.getPets({})")).envelope;
     expect(uncaught.error).toMatchObject({ reason: "Error", name: "CallRejected", message: expect.stringContaining("No operation getPets") });
   });
+
+  it("is the same from the editor (the bridge) and the CLI (a process)", async () => {
+    const fromUi = await bridge.call("runs.execute", { code: "async () => (await apis.call('petstore.lstPets')).status", policy: "read_only" });
+    expect(fromUi).toMatchObject({ status: "failed", calls: [{ operation: "apis.petstore.lstPets", status: "rejected" }], error: { name: "CallRejected", message: expect.stringMatching(/^No operation lstPets\. Nearest: GET \/pets \(listPets\)/) } });
+    const cli = spawnSync(process.execPath, [WORKBENCH_BIN, "run", "--code", "-", "--data-dir", dataDir], { cwd: REPO_ROOT, env: childEnv(dataDir), input: "async () => apis.petstor.listPets()", encoding: "utf8", timeout: 60_000 });
+    expect(cli.status).toBe(0);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ status: "failed", calls: [{ api: "petstor", status: "rejected" }], error: { name: "CallRejected", message: "No API named petstor; the APIs are petstore. Nothing was sent." } });
+  });
 });
 
 describe("every answer is bounded", () => {
@@ -108,6 +116,23 @@ describe("limits for agents are settings", () => {
     const view = await bridge.call("settings.agentLimits", {});
     expect(view.overrides).toEqual({ timeoutMs: 200, maxResultTokens: 1500 });
     expect(view.effective).toMatchObject({ timeoutMs: 200, maxResultTokens: 1500, memoryMb: 128, maxCalls: 100 });
+  });
+
+  it("a limit out of bounds is refused when a process starts, exit 1, nothing run", () => {
+    for (const argv of [["serve", "--memory-mb", "100000"], ["mcp", "--max-calls", "99999"], ["run", "--code", "-", "--wall-ms", "1"]]) {
+      const child = spawnSync(process.execPath, [WORKBENCH_BIN, ...argv, "--data-dir", tempDataDir()], { cwd: REPO_ROOT, env: childEnv(dataDir), input: "return 1", encoding: "utf8", timeout: 30_000 });
+      expect(child.status, argv.join(" ")).toBe(1);
+      expect(child.stdout, argv.join(" ")).toBe("");
+      expect(child.stderr, argv.join(" ")).toMatch(/^error: option '--[a-z-]+ <N>' argument '\d+' is invalid\. must be a whole number from [\d,]+ to [\d,]+ \((MiB|calls|ms)\)\n/);
+    }
+  });
+
+  it("an API's options set from the CLI reach the running serve: its bridge and its agents see them", async () => {
+    const set = spawnSync(process.execPath, [WORKBENCH_BIN, "api", "set", "petstore", "--context", '{"shop": "north"}', "--timeout-ms", "4000", "--data-dir", dataDir], { cwd: REPO_ROOT, env: childEnv(dataDir), encoding: "utf8", timeout: 30_000 });
+    expect(set.status).toBe(0);
+    await expect.poll(async () => (await bridge.call("apis.list", {})).find((a) => a.name === "petstore")?.config.timeoutMs, { timeout: 10_000 }).toBe(4000);
+    expect((await execute("async () => context.petstore.shop")).envelope.result).toBe("north");
+    await expect(bridge.call("apis.update", { name: "petstore", config: { timeoutMs: 5 } })).rejects.toThrow(/config\.timeoutMs: must be a whole number from 100 to 600,000 \(ms\)/);
   });
 
   it("saved on the bridge, a limit applies to the agent's next call, persists in the data directory, and a bad value is refused", async () => {

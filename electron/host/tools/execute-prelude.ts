@@ -24,8 +24,8 @@ export function executePrelude(manifest: Record<string, string[]>): string {
   const sliceString = String.prototype.slice;
   const indexOf = String.prototype.indexOf;
   const apply = Reflect.apply;
-  // Names the language itself looks up: never a call.
-  const notCalls = { then: true, toJSON: true };
+  // Names the language itself looks up: never a call. No prototype, so a program cannot add to it.
+  const notCalls = freeze({ __proto__: null, then: true, toJSON: true });
   // Bounded, so a silly property name cannot flood the call log.
   const shortName = (key) => apply(sliceString, toStr(key), [0, ${MAX_NAME_CHARS}]);
   const bind = (name, op) => (args) => call("apis." + name + "." + op, args === undefined ? {} : args);

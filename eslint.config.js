@@ -49,8 +49,8 @@ const HOST_LAYERS = [
   },
   {
     target: "electron/host/tools/**",
-    // The tool definitions are handed the Workbench they run on.
-    allow: [...RUN_LAYER, "electron/host/workbench.ts", COMMON, SHARED],
+    // The tool definitions are handed the Workbench they run on, and run programs under its agent limits.
+    allow: [...RUN_LAYER, "electron/host/workbench.ts", "electron/host/agent-limits.ts", COMMON, SHARED],
     // The editor's declarations come from the same generator as declaration(id): their tests compile both.
     allowInTests: [...TEST_SUPPORT, "electron/host/handlers/declarations.ts"],
   },

@@ -72,6 +72,11 @@ for (const scheme of ["light", "dark"] as const) {
       await connect.mcpUrl.waitFor();
       problems.push(...(await audit(page, "connect")));
 
+      const settings = await wb.openSettings();
+      await settings.field("Memory").waitFor();
+      await settings.set("Memory", "1");
+      problems.push(...(await audit(page, "settings (with a field in error)")));
+
       const dialog = await wb.openAddApi();
       await dialog.root.waitFor();
       problems.push(...(await audit(page, "add an API")));

@@ -2,6 +2,7 @@
  * The `workbench` command. Each command group lives in electron/cli/<group>.ts
  * and registers itself here; `main` is what bin/workbench.js and the tests call.
  */
+import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { CliError, type CliIo } from "./cli/io.ts";
 import { registerIngestCommands } from "./cli/ingest.ts";
@@ -13,9 +14,12 @@ import { registerServeCommands } from "./cli/serve.ts";
 import { registerMcpCommands } from "./cli/mcp.ts";
 import { registerDoctorCommand } from "./cli/doctor.ts";
 
+export const VERSION = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+
 export function buildProgram(io: CliIo): Command {
   const program = new Command("workbench")
     .description("Codemode Workbench: search OpenAPI specs and run programs that call the APIs, with writes approved by a person.")
+    .version(VERSION, "-V, --version", "print the version")
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .exitOverride();

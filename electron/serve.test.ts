@@ -195,7 +195,7 @@ describe("MCP over Streamable HTTP", () => {
     expect(ack.ok).toBe(true);
     await bothNotices;
     expect(updated).toEqual([`coderun://${pending.run}`]);
-    expect(logs[0]).toMatchObject({ event: "run.finished", run: pending.run, status: "completed" });
+    expect(logs[0]).toMatchObject({ event: "run.finished", run: pending.run, status: "completed", calls: "POST /items 201 (approved)", result: { status: 201, name: "from-agent" } });
     expect(bench.count("POST", "/items")).toBe(before + 1);
 
     const final = envelopeOf(await client.callTool({ name: "get_code_run", arguments: { run: pending.run } }));

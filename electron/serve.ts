@@ -22,7 +22,7 @@ import { liveLock, lockAnswers, removeLock, writeLock, type ServeLock } from "./
 import { hostIsOurs, originIsOurs, sendJson, sendText } from "./serve/security.ts";
 import { DEFAULT_RENDERER_DIR, rendererIsBuilt, serveRenderer } from "./serve/static.ts";
 
-export interface WorkbenchServerOptions extends Pick<McpSessionOptions, "toolNames" | "maxResultTokens" | "version"> {
+export interface WorkbenchServerOptions extends Pick<McpSessionOptions, "toolNames" | "tools" | "version"> {
   workbench: Workbench;
   kind: ServeLock["kind"];
   shell: "electron" | "browser";
@@ -88,7 +88,7 @@ export async function startWorkbenchServer(options: WorkbenchServerOptions): Pro
     token: () => tokens.current(),
     log,
     ...(options.toolNames ? { toolNames: options.toolNames } : {}),
-    ...(options.maxResultTokens !== undefined ? { maxResultTokens: options.maxResultTokens } : {}),
+    ...(options.tools ? { tools: options.tools } : {}),
     ...(options.version ? { version: options.version } : {}),
   });
   const connect: ConnectProvider = {

@@ -93,6 +93,8 @@ export const RESERVED_API_NAMES = new Set([
   "apis", "specs", "vault", "context", "console", "globalThis", "undefined", "NaN", "Infinity",
   "Object", "Array", "Promise", "JSON", "Math", "Date", "String", "Number", "Boolean", "Error", "Symbol",
   "request", "__proto__", "constructor", "prototype",
+  // apis.call("<api>.<operation>", args)
+  "call",
   // JavaScript reserved words
   "await", "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do",
   "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "implements", "import",

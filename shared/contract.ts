@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { apiConfig, type ApiConfig } from "./api-config.ts";
 import type { Envelope } from "./envelope.ts";
+import { agentLimitsPatch, API_LIMIT_BOUNDS, checkLimit, type AgentLimitsView } from "./limits.ts";
 import type { JsonSchema, Operation, RepairWarning, SecurityScheme, ServerInfo } from "./artifact.ts";
 import type { AllowRule, CallRecord, CodeRun, PendingDecision, RunSummary } from "./runs.ts";
 
@@ -23,6 +24,14 @@ function channel<Reply>() {
 const empty = z.object({}).strict();
 const apiName = z.string().min(1).max(100);
 const runId = z.string().regex(/^run_[A-Za-z0-9_-]+$/, "must be a run id like run_abc123");
+
+/** An API's config as the UI sends it: its limits within the bounds `workbench api set` enforces too. */
+const boundedApiConfig = apiConfig.superRefine((config, ctx) => {
+  for (const key of ["timeoutMs", "maxResponseBytes"] as const) {
+    const checked = checkLimit(API_LIMIT_BOUNDS[key], config[key]);
+    if (!checked.ok) ctx.addIssue({ code: "custom", path: [key], message: checked.message });
+  }
+});
 
 export const specSource = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("text"), text: z.string().max(60 * 1024 * 1024), filename: z.string().optional() }).strict(),
@@ -108,8 +117,8 @@ export const contract = {
   "apis.warnings": channel<RepairWarning[]>()(z.object({ api: apiName }).strict()),
   "apis.declarations": channel<{ dts: string }>()(empty),
   "apis.preview": channel<IngestPreview>()(z.object({ source: specSource }).strict()),
-  "apis.add": channel<Ack>()(z.object({ name: apiName, source: specSource, config: apiConfig.optional() }).strict()),
-  "apis.update": channel<Ack>()(z.object({ name: apiName, config: apiConfig }).strict()),
+  "apis.add": channel<Ack>()(z.object({ name: apiName, source: specSource, config: boundedApiConfig.optional() }).strict()),
+  "apis.update": channel<Ack>()(z.object({ name: apiName, config: boundedApiConfig }).strict()),
   "apis.remove": channel<Ack>()(z.object({ name: apiName }).strict()),
 
   "runs.execute": channel<Envelope>()(z.object({ code: z.string().max(1024 * 1024), policy: z.enum(["read_only", "all"]) }).strict()),
@@ -146,6 +155,11 @@ export const contract = {
 
   "connect.info": channel<ConnectInfo>()(empty),
   "connect.rotate": channel<ConnectInfo>()(empty),
+
+  /** The limits agent programs run under: saved, overridden by this process's flags, in effect. */
+  "settings.agentLimits": channel<AgentLimitsView>()(empty),
+  /** Saves the agent limits (fields left out go back to their defaults); every value is checked against its bounds. */
+  "settings.saveAgentLimits": channel<AgentLimitsView>()(z.object({ saved: agentLimitsPatch }).strict()),
 
   "programs.list": channel<SavedProgram[]>()(empty),
   "programs.save": channel<Ack>()(

@@ -11,6 +11,7 @@ export type WorkbenchEvent =
   | { type: "decision.requested"; decision: PendingDecision }
   | { type: "decision.made"; runId: string; callIndex: number; decision: "approved" | "denied" | "expired" | "cancelled"; by: string }
   | { type: "apis.changed" }
+  | { type: "settings.changed" }
   | { type: "vault.changed" };
 
 export type WorkbenchEventType = WorkbenchEvent["type"];

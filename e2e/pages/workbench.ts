@@ -6,6 +6,7 @@ import { ProgramEditor, RunConsole } from "./editor.ts";
 import { HistoryView, RunView } from "./history.ts";
 import { InboxView } from "./inbox.ts";
 import { OperationView } from "./operation.ts";
+import { SettingsView } from "./settings.ts";
 import { Sidebar } from "./sidebar.ts";
 import { VaultView } from "./vault.ts";
 
@@ -77,6 +78,11 @@ export class WorkbenchPage {
   async openConnect(): Promise<ConnectView> {
     await this.page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Connect an agent" }).click();
     return new ConnectView(this.activePanel);
+  }
+
+  async openSettings(): Promise<SettingsView> {
+    await this.page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Settings" }).click();
+    return new SettingsView(this.activePanel);
   }
 
   async openAddApi(): Promise<AddApiDialog> {

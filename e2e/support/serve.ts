@@ -31,9 +31,9 @@ export function workbenchCli(args: string[]): { status: number | null; stdout: s
 }
 
 /** WORKBENCH_E2E_BIN runs the tests against another build of the CLI (same arguments as bin/workbench.js). */
-export async function startServe(options: { dataDir?: string; keepDataDir?: boolean } = {}): Promise<ServeHandle> {
+export async function startServe(options: { dataDir?: string; keepDataDir?: boolean; args?: string[] } = {}): Promise<ServeHandle> {
   const dataDir = options.dataDir ?? freshDataDir();
-  const child: ChildProcess = spawn(process.execPath, [process.env.WORKBENCH_E2E_BIN ?? join(REPO, "bin/workbench.js"), "serve", "--data-dir", dataDir, "--port", "0"], {
+  const child: ChildProcess = spawn(process.execPath, [process.env.WORKBENCH_E2E_BIN ?? join(REPO, "bin/workbench.js"), "serve", "--data-dir", dataDir, "--port", "0", ...(options.args ?? [])], {
     cwd: REPO,
     env: { ...process.env, NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],

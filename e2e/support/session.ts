@@ -10,8 +10,9 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export async function openSession(options: { dataDir?: string; colorScheme?: "light" | "dark" } = {}): Promise<Session> {
-  const serve = await startServe(options.dataDir ? { dataDir: options.dataDir } : {});
+/** `serveArgs` are extra flags for `workbench serve` (e.g. agent limits). */
+export async function openSession(options: { dataDir?: string; colorScheme?: "light" | "dark"; serveArgs?: string[] } = {}): Promise<Session> {
+  const serve = await startServe({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.serveArgs ? { args: options.serveArgs } : {}) });
   let browser: BrowserHandle | undefined;
   try {
     browser = await launchBrowser(options.colorScheme ? { colorScheme: options.colorScheme } : {});

@@ -57,6 +57,64 @@ describe("workbench api", () => {
     expect(stderr).toBe("note: using the spec's only security scheme, key\n");
   });
 
+  it("api set reaches every option, and programs feel each one", async () => {
+    const env = { WORKBENCH_VAULT_KEY: Buffer.alloc(32, 4).toString("base64") };
+    const set = await run(["api", "set", "petstore", "--idempotency-header", "Idempotency-Key", "--response-headers", "content-length", "--passthrough-headers", "x-trace",
+      "--context", '{"org": "acme"}', "--validate", "off", "--timeout-ms", "5000", "--max-response-bytes", "65536", "--client-id", "demo-client", "--scopes", "pets:read,pets:write", "--data-dir", dataDir], { env });
+    expect(set).toMatchObject({ code: 0, stderr: "" });
+    expect(set.stdout).toContain("  idempotency header:  Idempotency-Key\n");
+    const shown = JSON.parse((await run(["api", "show", "petstore", "--json", "--data-dir", dataDir], { env })).stdout);
+    expect(shown.config).toEqual({
+      auth: { scheme: "bearerAuth", credential: "vault:demo/token", username: "demo-client", scopes: ["pets:read", "pets:write"] },
+      sandboxGlobals: { org: "acme" },
+      validate: "off",
+      timeoutMs: 5000,
+      maxResponseBytes: 65536,
+      passthroughHeaders: ["x-trace"],
+      autoIdempotencyHeader: "Idempotency-Key",
+      responseHeaders: ["content-length"],
+    });
+    const program = `const list = await apis.petstore.listPets({ limit: 1, headers: { "x-trace": "t-1" } });
+      const made = await apis.petstore.createPet({ body: {} });
+      return { org: context.petstore.org, length: typeof list.headers["content-length"], invalidSentAnyway: made.status };`;
+    const out = JSON.parse((await run(["run", "--code", "-", "--policy", "all", "--yes", "--data-dir", dataDir], { env, stdin: program })).stdout);
+    expect(out).toMatchObject({ status: "completed", result: { org: "acme", length: "string", invalidSentAnyway: 400 } });
+    expect(out.calls[1].idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    const detail = JSON.parse((await run(["runs", "show", out.run, "--json", "--data-dir", dataDir], { env })).stdout);
+    expect(detail.calls[0].request.headers["x-trace"]).toBe("t-1");
+    expect(detail.calls[1].request.headers["idempotency-key"]).toBe(out.calls[1].idempotency_key);
+
+    // "" clears an option; --no-auth removes authentication; bounds and shapes are checked before anything is written.
+    await run(["api", "set", "petstore", "--idempotency-header", "", "--context", "{}", "--no-auth", "--data-dir", dataDir], { env });
+    const cleared = JSON.parse((await run(["api", "show", "petstore", "--json", "--data-dir", dataDir], { env })).stdout).config;
+    expect(cleared).not.toHaveProperty("autoIdempotencyHeader");
+    expect(cleared).not.toHaveProperty("sandboxGlobals");
+    expect(cleared).not.toHaveProperty("auth");
+    const refusals: [string[], RegExp][] = [
+      [["--timeout-ms", "5"], /argument '5' is invalid\. must be a whole number from 100 to 600,000 \(ms\)/],
+      [["--context", "[1]"], /must be a JSON object/],
+      [["--validate", "sometimes"], /Allowed choices are strict, warn, off/],
+      [["--idempotency-header", "not a header"], /autoIdempotencyHeader: must be an HTTP header name/],
+      [["--credential", "hunter2"], /--credential must be a vault reference/],
+      [["--auth-inline", "digest"], /expected bearer, basic, header:<Name>/],
+    ];
+    for (const [flags, message] of refusals) {
+      const refused = await run(["api", "set", "petstore", ...flags, "--data-dir", dataDir], { env });
+      expect(refused.code, flags.join(" ")).toBe(1);
+      expect(refused.stderr, flags.join(" ")).toMatch(message);
+    }
+    expect((await run(["api", "set", "nope", "--validate", "warn", "--data-dir", dataDir], { env })).stderr).toBe('error: no API named "nope" is registered\n');
+  });
+
+  it("an inline scheme from the command line, for a spec that declares none", async () => {
+    const spec = join(dataDir, "bare.json");
+    writeFileSync(spec, JSON.stringify({ openapi: "3.0.3", info: { title: "Bare", version: "1" }, servers: [{ url: "https://bare.example.com" }], paths: { "/x": { get: { operationId: "getX", responses: { "200": { description: "ok" } } } } } }));
+    expect((await run(["api", "add", "bare", spec, "--credential", "vault:bare/key", "--data-dir", dataDir])).stderr).toMatch(/--auth-inline/);
+    expect((await run(["api", "add", "bare", spec, "--auth-inline", "header:X-Api-Key", "--credential", "vault:bare/key", "--data-dir", dataDir])).code).toBe(0);
+    expect(JSON.parse((await run(["api", "show", "bare", "--json", "--data-dir", dataDir])).stdout).config.auth).toEqual({ inline: { type: "apiKey", in: "header", name: "X-Api-Key" }, credential: "vault:bare/key" });
+    expect((await run(["api", "show", "bare", "--data-dir", dataDir])).stdout).toContain("  auth:                inline header:X-Api-Key with vault:bare/key\n");
+  });
+
   it("refuses what it cannot register, saying why", async () => {
     const cases: [string[], string][] = [
       [["api", "add", "my-api", swagger2], 'error: "my-api" is not a JavaScript identifier (letters, digits, _ and $, not starting with a digit); it becomes apis.<name> in programs, so try "my_api"\n'],
@@ -103,7 +161,7 @@ describe("workbench api", () => {
   });
 
   it("explains every command with --help", async () => {
-    for (const argv of [["api", "--help"], ["api", "add", "--help"], ["api", "list", "--help"], ["api", "remove", "--help"], ["--help"]]) {
+    for (const argv of [["api", "--help"], ["api", "add", "--help"], ["api", "set", "--help"], ["api", "show", "--help"], ["api", "list", "--help"], ["api", "remove", "--help"], ["--help"]]) {
       const { code, stdout } = await run(argv);
       expect(code, argv.join(" ")).toBe(0);
       expect(stdout, argv.join(" ")).toMatch(/^Usage: workbench/);
@@ -117,5 +175,10 @@ describe("workbench api", () => {
     expect(child.status).toBe(1);
     expect(child.stderr).toMatch(/^error: "bad-name" is not a JavaScript identifier/);
     expect(child.stderr).not.toMatch(/\n\s+at /);
+    const set = spawnSync(process.execPath, [join(repo, "bin/workbench.js"), "api", "set", "petstore", "--validate", "warn", "--data-dir", dataDir], { encoding: "utf8" });
+    expect(set.status).toBe(0);
+    expect(set.stdout).toContain("  validate:            warn\n");
+    const version = spawnSync(process.execPath, [join(repo, "bin/workbench.js"), "--version"], { encoding: "utf8" });
+    expect(version).toMatchObject({ status: 0, stdout: `${JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).version}\n`, stderr: "" });
   });
 });

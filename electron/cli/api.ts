@@ -1,15 +1,17 @@
 /**
- * `workbench api add|list|remove`: the registered APIs of a data directory.
- * Each command opens the registry the app uses, so a data directory's first
- * command also registers the demo API, as the app's first start does.
+ * `workbench api add|set|show|list|remove`: the registered APIs of a data
+ * directory and every option of each (api-options.ts). Each command opens the
+ * registry the app uses, so a data directory's first command also registers
+ * the demo API, as the app's first start does; a running app or serve picks
+ * the change up at once.
  */
 import type { Command } from "commander";
-import { apiNameProblem, VAULT_REF_PATTERN, type ApiConfigInput } from "../../shared/api-config.ts";
-import type { Artifact } from "../../shared/artifact.ts";
+import { apiNameProblem, VAULT_REF_PATTERN } from "../../shared/api-config.ts";
 import { ensureDataDir, resolveDataDir } from "../host/data-dir.ts";
 import { ensureDemoApi } from "../host/specs/demo-api.ts";
 import { ApiRegistry, type RegisteredApi, type UnusableApi } from "../host/specs/registry.ts";
 import { loadSpecSource } from "../host/specs/source.ts";
+import { addApiOptionFlags, applyApiFlags, type ApiFlags } from "./api-options.ts";
 import { CliError, printJson, type CliIo } from "./io.ts";
 import { plural } from "./ingest.ts";
 
@@ -17,31 +19,24 @@ interface DataDirOption {
   dataDir?: string;
 }
 
-interface AddOptions extends DataDirOption {
-  baseUrl?: string;
-  authScheme?: string;
-  credential?: string;
-}
+interface AddOptions extends DataDirOption, ApiFlags {}
 
 export function registerApiCommands(program: Command, io: CliIo): void {
   const api = program.command("api").description("Register, list and remove the APIs programs can call.");
 
-  api
-    .command("add")
-    .description("Register an API from its OpenAPI spec under a name programs use as apis.<name>.")
-    .argument("<name>", "a JavaScript identifier, e.g. github or petstore")
-    .argument("<spec>", "spec file or http(s) URL; - reads the spec from stdin")
-    .option("--base-url <URL>", "where calls go (default: the spec's first server)")
-    .option("--auth-scheme <NAME>", "the spec's security scheme to authenticate with")
-    .option("--credential <vault:item/field>", "the vault reference holding the secret, e.g. vault:github/token")
+  addApiOptionFlags(
+    api
+      .command("add")
+      .description("Register an API from its OpenAPI spec under a name programs use as apis.<name>.")
+      .argument("<name>", "a JavaScript identifier, e.g. github or petstore")
+      .argument("<spec>", "spec file or http(s) URL; - reads the spec from stdin"),
+    "add",
+  )
     .option("--data-dir <DIR>", "the workbench data directory")
-    .addHelpText("after", "\nExample: workbench api add github ./api.github.com.json --auth-scheme token --credential vault:github/token")
+    .addHelpText("after", "\nExample: workbench api add github ./api.github.com.json --auth-scheme token --credential vault:github/token --response-headers x-ratelimit-remaining")
     .action(async (name: string, spec: string, options: AddOptions) => {
       const nameProblem = apiNameProblem(name);
       if (nameProblem) throw new CliError(nameProblem);
-      if (options.credential !== undefined && !VAULT_REF_PATTERN.test(options.credential)) {
-        throw new CliError(`--credential must be a vault reference like vault:github/token, not ${JSON.stringify(options.credential)} (store the secret with: workbench vault set <item>/<field> --stdin)`);
-      }
       const registry = openRegistry(io, options);
       const loaded = spec === "-" ? await loadSpecSource({ text: await io.readStdin(), filename: "stdin" }) : await loadSpecSource(spec, { fetch: globalThis.fetch });
       if (!loaded.ok) throw new CliError(`${spec}: ${loaded.error.message}`);
@@ -50,10 +45,42 @@ export function registerApiCommands(program: Command, io: CliIo): void {
         const where = result.error.pointer ? ` at ${result.error.pointer}` : "";
         throw new CliError(`${spec} is not a usable spec: ${result.error.message}${where} (workbench ingest ${spec} shows the details)`);
       }
-      const config = configFrom(io, result.artifact, options);
+      const config = applyApiFlags(io, result.artifact, {}, options);
       const added = registry.register(name, result.artifact, config, loaded.source);
       if (!added.ok) throw new CliError(added.error.message);
       io.stdout(describeAdded(added.value, spec));
+    });
+
+  addApiOptionFlags(
+    api
+      .command("set")
+      .description("Change a registered API's options; the ones not given stay as they are.")
+      .argument("<name>", "the API's name"),
+    "set",
+  )
+    .option("--data-dir <DIR>", "the workbench data directory")
+    .addHelpText("after", '\nExamples:\n  workbench api set github --timeout-ms 10000 --validate warn --idempotency-header Idempotency-Key\n  workbench api set internal --context \'{"org": "acme"}\' --passthrough-headers x-request-id\n  workbench api set billing --idempotency-header ""     (clears it)')
+    .action((name: string, options: DataDirOption & ApiFlags) => {
+      const registry = openRegistry(io, options);
+      const loaded = registry.get(name);
+      if (!loaded.ok) throw new CliError(loaded.error.message);
+      const config = applyApiFlags(io, loaded.value.artifact, loaded.value.entry.config, options);
+      const updated = registry.update(name, { config });
+      if (!updated.ok) throw new CliError(updated.error.message);
+      io.stdout(`updated ${name}\n${describeSettings(updated.value)}`);
+    });
+
+  api
+    .command("show")
+    .description("One API's options.")
+    .argument("<name>", "the API's name")
+    .option("--json", "print JSON")
+    .option("--data-dir <DIR>", "the workbench data directory")
+    .action((name: string, options: DataDirOption & { json?: boolean }) => {
+      const entry = openRegistry(io, options).entry(name);
+      if (!entry) throw new CliError(`no API named "${name}" is registered`);
+      if (options.json) printJson(io, entry);
+      else io.stdout(`${entry.name}: ${entry.title}${entry.version ? ` ${entry.version}` : ""}, ${plural(entry.operationCount, "operation")}\n${describeSettings(entry)}`);
     });
 
   api
@@ -88,28 +115,6 @@ function openRegistry(io: CliIo, options: DataDirOption): ApiRegistry {
   return registry;
 }
 
-/** The flags as an API config; a credential without a scheme takes the spec's only scheme, if it has exactly one. */
-function configFrom(io: CliIo, artifact: Artifact, options: AddOptions): ApiConfigInput {
-  const config: ApiConfigInput = {};
-  if (options.baseUrl !== undefined) config.baseUrl = options.baseUrl;
-  let scheme = options.authScheme;
-  if (options.credential !== undefined && scheme === undefined) {
-    const schemes = Object.keys(artifact.securitySchemes);
-    if (schemes.length === 1) {
-      scheme = schemes[0]!;
-      io.stderr(`note: using the spec's only security scheme, ${scheme}\n`);
-    } else if (schemes.length === 0) {
-      throw new CliError("the spec declares no security schemes, so the CLI cannot tell how to send the credential; add the API without --credential and set an inline scheme in the app's API settings");
-    } else {
-      throw new CliError(`the spec has several security schemes; pick one with --auth-scheme (${schemes.join(", ")})`);
-    }
-  }
-  if (scheme !== undefined || options.credential !== undefined) {
-    config.auth = { ...(scheme === undefined ? {} : { scheme }), ...(options.credential === undefined ? {} : { credential: options.credential }) };
-  }
-  return config;
-}
-
 function describeAdded(api: RegisteredApi, spec: string): string {
   const lines = [`added ${api.name}: ${api.title}${api.version ? ` ${api.version}` : ""}, ${plural(api.operationCount, "operation")}`];
   lines.push(`  calls go to ${api.baseUrl ?? "the demo server (started on use)"}`);
@@ -121,6 +126,34 @@ function describeAdded(api: RegisteredApi, spec: string): string {
   }
   if (api.warningCount > 0) lines.push(`  ${plural(api.warningCount, "repair warning")}: workbench ingest ${spec} lists them`);
   return `${lines.join("\n")}\n`;
+}
+
+/** Every option, one per line, as `api set` takes it. */
+function describeSettings(api: RegisteredApi): string {
+  const c = api.config;
+  const auth = c.auth;
+  const scheme = auth?.scheme ?? (auth?.inline ? `inline ${describeInline(auth.inline)}` : undefined);
+  const rows: [string, string][] = [
+    ["base URL", api.baseUrl ?? "the demo server (started on use)"],
+    ["auth", auth ? `${scheme ?? "no scheme"}${auth.credential ? ` with ${auth.credential}` : " (no credential)"}` : "none"],
+    ...(auth?.username ? [["client id", auth.username] as [string, string]] : []),
+    ...(auth?.scopes?.length ? [["scopes", auth.scopes.join(", ")] as [string, string]] : []),
+    ["validate", c.validate],
+    ["timeout", `${c.timeoutMs.toLocaleString("en")} ms`],
+    ["max response", `${c.maxResponseBytes.toLocaleString("en")} bytes`],
+    ["idempotency header", c.autoIdempotencyHeader ?? "none"],
+    ["response headers", c.responseHeaders.length ? c.responseHeaders.join(", ") : "content-type only"],
+    ["passthrough headers", c.passthroughHeaders.length ? c.passthroughHeaders.join(", ") : "none"],
+    ["context", c.sandboxGlobals && Object.keys(c.sandboxGlobals).length ? JSON.stringify(c.sandboxGlobals) : "none"],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `  ${`${k}:`.padEnd(width + 1)} ${v}\n`).join("");
+}
+
+function describeInline(inline: NonNullable<NonNullable<RegisteredApi["config"]["auth"]>["inline"]>): string {
+  if (inline.type === "http") return inline.scheme;
+  if (inline.type === "apiKey") return `${inline.in}:${inline.name}`;
+  return `oauth2:${inline.flows.clientCredentials.tokenUrl}`;
 }
 
 function formatList(apis: RegisteredApi[], unusable: UnusableApi[]): string {

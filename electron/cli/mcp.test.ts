@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -10,14 +11,14 @@ import { lockfilePath, readLock } from "../serve/lockfile.ts";
 import { childEnv, envelopeOf, REPO_ROOT, runCli, tempDataDir, TEST_VAULT_KEY, WORKBENCH_BIN } from "../serve/test-support.ts";
 
 /** `workbench mcp` as a real child process, driven by the SDK's stdio client. */
-async function stdioClient(dataDir: string, name = "stdio-agent", env: NodeJS.ProcessEnv = childEnv(dataDir)) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [WORKBENCH_BIN, "mcp", "--data-dir", dataDir], cwd: REPO_ROOT, env: env as Record<string, string>, stderr: "pipe" });
+async function stdioClient(dataDir: string, name = "stdio-agent", args: string[] = [], env: NodeJS.ProcessEnv = childEnv(dataDir)) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [WORKBENCH_BIN, "mcp", "--data-dir", dataDir, ...args], cwd: REPO_ROOT, env: env as Record<string, string>, stderr: "pipe" });
   let stderr = "";
   const client = new Client({ name, version: "0.9" }, { capabilities: {} });
   const connecting = client.connect(transport);
   transport.stderr?.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
   await connecting;
-  const notices: { run: string; status: string }[] = [];
+  const notices: { run: string; status: string; [key: string]: unknown }[] = [];
   const updated: string[] = [];
   let waiters: (() => void)[] = [];
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
@@ -61,7 +62,8 @@ describe("workbench mcp with no workbench running: a headless host on stdio", ()
     const approved = await runCli(["approve", pending.run], dataDir);
     expect(approved.code).toBe(0);
     expect(JSON.parse(approved.stdout)).toMatchObject({ status: "completed", result: { name: "Stdio" } });
-    expect(await agent.finishedNotice(pending.run)).toMatchObject({ status: "completed" });
+    // The notice carries the outcome, so the agent need not poll.
+    expect(await agent.finishedNotice(pending.run)).toMatchObject({ status: "completed", calls: "POST /pets 201 (approved)", result: { name: "Stdio" } });
     expect(agent.updated).toContain(`coderun://${pending.run}`);
     const final = envelopeOf(await agent.client.callTool({ name: "get_code_run", arguments: { run: pending.run } }));
     expect(final).toMatchObject({ status: "completed", calls: [{ status: 201, decision: "approved" }] });
@@ -69,6 +71,24 @@ describe("workbench mcp with no workbench running: a headless host on stdio", ()
     const id = (final.result as { id: number }).id;
     const read = envelopeOf(await agent.client.callTool({ name: "execute_api_code", arguments: { code: `async () => (await apis.petstore.getPet({ petId: ${id} })).body.name` } }));
     expect(read.result).toBe("Stdio");
+  });
+
+  it("a large outcome comes in brief in the notice; get_code_run has it all", async () => {
+    const code = 'async () => { const r = await apis.petstore.createPet({ body: { name: "Big" } }); return { status: r.status, rows: Array.from({ length: 400 }, (_, i) => ({ i, text: "row " + i })) } }';
+    const pending = envelopeOf(await agent.client.callTool({ name: "execute_api_mutations", arguments: { code } }));
+    expect((await runCli(["approve", pending.run], dataDir)).code).toBe(0);
+    const notice = await agent.finishedNotice(pending.run);
+    expect(JSON.stringify(notice).length).toBeLessThan(2_500);
+    expect(notice).toMatchObject({ status: "completed", result: { status: 201, rows: expect.arrayContaining([{ i: 0, text: "row 0" }]) } });
+    expect(notice.truncated).toBe(`the result is cut to about 300 tokens. Read it whole with get_code_run({"run": "${pending.run}"}).`);
+    const whole = envelopeOf(await agent.client.callTool({ name: "get_code_run", arguments: { run: pending.run } }));
+    expect((whole.result as { rows: unknown[] }).rows).toHaveLength(400);
+  });
+
+  it("tells a denied run's outcome: the program's own answer to CallDenied", async () => {
+    const pending = envelopeOf(await agent.client.callTool({ name: "execute_api_mutations", arguments: { code: 'async () => { try { await apis.petstore.deletePet({ petId: 2 }) } catch (e) { return e.name + ": " + e.message } }' } }));
+    expect((await runCli(["deny", pending.run, "--message", "keep that pet"], dataDir)).code).toBe(0);
+    expect(await agent.finishedNotice(pending.run)).toMatchObject({ status: "completed", calls: "DELETE /pets/{petId} denied", result: "CallDenied: A person denied this call: keep that pet" });
   });
 
   it("notices a decision made by another process that opened the data directory itself", async () => {
@@ -91,6 +111,22 @@ describe("workbench mcp with no workbench running: a headless host on stdio", ()
     for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
     expect(isAlive(pid)).toBe(false);
     expect(existsSync(lockfilePath(other))).toBe(false);
+  });
+});
+
+describe("workbench mcp --tools: only the tools a host wants", () => {
+  it("headless, offers only the tools named", async () => {
+    const dataDir = tempDataDir("wb-mcp-tools-");
+    const readOnly = await stdioClient(dataDir, "read-only-agent", ["--tools", "search,execute"]);
+    expect((await readOnly.client.listTools()).tools.map((t) => t.name)).toEqual(["search_apis", "execute_api_code"]);
+    await expect(readOnly.client.callTool({ name: "execute_api_mutations", arguments: { code: "async () => 1" } })).rejects.toThrow(/unknown tool/);
+    await readOnly.client.close();
+  });
+
+  it("refuses an unknown tool at parse time, exit 1", () => {
+    const child = spawnSync(process.execPath, [WORKBENCH_BIN, "mcp", "--tools", "search,writes"], { cwd: REPO_ROOT, env: childEnv(tempDataDir()), encoding: "utf8", input: "" });
+    expect(child.status).toBe(1);
+    expect(child.stderr).toContain(`option '--tools <list>' argument 'search,writes' is invalid. unknown tool "writes"; the tools are search, execute, mutations and get-run`);
   });
 });
 
@@ -123,6 +159,14 @@ describe("workbench mcp with a workbench running: a relay to its /mcp", () => {
     expect(await agent.finishedNotice(pending.run)).toMatchObject({ status: "completed" });
     expect(envelopeOf(await agent.client.callTool({ name: "get_code_run", arguments: { run: pending.run } }))).toMatchObject({ status: "completed", result: 201 });
     expect(bench.count("POST", "/items")).toBe(1);
+  });
+
+  it("--tools narrows what a relayed agent gets: a read-only agent cannot reach the running app's mutation tool", async () => {
+    const readOnly = await stdioClient(bench.dataDir, "relayed-read-only", ["--tools", "execute,get-run", "--memory-mb", "64"]);
+    expect(readOnly.stderr()).toMatch(/--memory-mb ignored: the running workbench's names and limits apply/);
+    expect((await readOnly.client.listTools()).tools.map((t) => t.name)).toEqual(["execute_api_code", "get_code_run"]);
+    await expect(readOnly.client.callTool({ name: "execute_api_mutations", arguments: { code: "async () => 1" } })).rejects.toThrow(/unknown tool execute_api_mutations/);
+    await readOnly.client.close();
   });
 
   it("relays tools/list_changed when an API is added in the instance", async () => {

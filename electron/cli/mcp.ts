@@ -12,38 +12,34 @@
 import type { Command } from "commander";
 import { resolveDataDir } from "../host/data-dir.ts";
 import { proxyMcpStdio, serveMcpStdio } from "../host/mcp/stdio.ts";
-import { DEFAULT_MAX_RESULT_TOKENS } from "../host/tools/definitions.ts";
-import type { ToolNames } from "../host/tools/descriptions.ts";
 import { startWorkbenchServer } from "../serve.ts";
 import { findRunningInstance } from "../serve/client.ts";
-import { positiveInteger, withWorkbench, type DataDirFlag } from "./context.ts";
+import { withWorkbench, type DataDirFlag } from "./context.ts";
 import type { CliIo } from "./io.ts";
-import { parseToolName, signalWaiter } from "./serve.ts";
+import { limitsFromFlags } from "./limit-flags.ts";
+import { addAgentFlags, signalWaiter, type AgentFlags } from "./serve.ts";
 
-interface McpFlags extends DataDirFlag {
-  toolName?: Partial<ToolNames>;
-  maxResultTokens?: number;
-}
+interface McpFlags extends DataDirFlag, AgentFlags {}
 
 export function registerMcpCommands(program: Command, io: CliIo): void {
-  program
-    .command("mcp")
-    .description("Serve MCP on stdin/stdout: relays to the running workbench for the data directory, or runs a headless one.")
-    .option("--tool-name <role=name>", "rename a tool when running headless: search, execute, mutations or get-run (repeatable)", parseToolName)
-    .option("--max-result-tokens <N>", `cut results structurally to about N tokens when running headless (default ${DEFAULT_MAX_RESULT_TOKENS})`, positiveInteger(1))
+  addAgentFlags(program.command("mcp").description("Serve MCP on stdin/stdout: relays to the running workbench for the data directory, or runs a headless one."))
     .option("--data-dir <DIR>", "the workbench data directory")
+    .addHelpText("after", "\nWhen relaying, --tools still narrows the tools; names and limits are the running workbench's (its flags and saved settings).")
     .action(async (flags: McpFlags) => {
       const say = (text: string) => io.stderr(`workbench mcp: ${text}\n`);
       const debug = (text: string) => io.env.WORKBENCH_DEBUG && say(text);
       const running = await findRunningInstance(resolveDataDir({ flag: flags.dataDir, env: io.env }));
+      const overrides = limitsFromFlags(flags);
       if (running && running.lock.kind !== "mcp") {
         say(`relaying to the workbench at ${running.lock.url} (${running.lock.kind}, pid ${running.lock.pid}); writes are approved there`);
-        await proxyMcpStdio({ url: `${running.lock.url}/mcp`, token: running.lock.mcpToken, log: say });
+        const ignored = [...(flags.toolName ? ["--tool-name"] : []), ...Object.keys(overrides).map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)];
+        if (ignored.length) say(`${ignored.join(", ")} ignored: the running workbench's names and limits apply (set limits in its settings)`);
+        await proxyMcpStdio({ url: `${running.lock.url}/mcp`, token: running.lock.mcpToken, log: say, ...(flags.tools ? { tools: flags.tools } : {}) });
         return;
       }
       const sessionOptions = {
         ...(flags.toolName ? { toolNames: flags.toolName } : {}),
-        ...(flags.maxResultTokens ? { maxResultTokens: flags.maxResultTokens } : {}),
+        ...(flags.tools ? { tools: flags.tools } : {}),
       };
       await withWorkbench(
         io,
@@ -63,7 +59,7 @@ export function registerMcpCommands(program: Command, io: CliIo): void {
             await server.close();
           }
         },
-        { sandboxSize: 2 },
+        { sandboxSize: 2, agentLimitOverrides: overrides },
       );
     });
 }

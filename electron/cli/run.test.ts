@@ -68,6 +68,10 @@ describe("workbench run", () => {
     expect(memory.error).toMatchObject({ reason: "Memory", message: "out of memory: the run may use at most 24 MiB" });
     const wall = JSON.parse((await run(["run", "--code", "-", "--wall-ms", "200"], "return new Array(1e9).join('').length")).stdout);
     expect(wall.error).toMatchObject({ reason: "Timeout", message: "the run took longer than 200 ms of wall-clock time" });
+    const output = JSON.parse((await run(["run", "--code", "-", "--max-output-kb", "1"], "return 'x'.repeat(2048)")).stdout);
+    expect(output.error).toMatchObject({ reason: "OutputTooLarge" });
+    const calls = JSON.parse((await run(["run", "--code", "-", "--max-calls", "0"], "return (await apis.petstore.listPets({})).status")).stdout);
+    expect(calls.error).toMatchObject({ reason: "CallLimit" });
   });
 
   it("calls the demo API, and a raw host call with a made-up name is refused", async () => {
@@ -124,10 +128,19 @@ describe("workbench run", () => {
     expect(missing).toEqual({ code: 1, stdout: "", stderr: "error: cannot read program file /nonexistent/program.js: ENOENT\n" });
     const small = await run(["run", "--code", "-", "--memory-mb", "8"], "return 1");
     expect(small.code).toBe(1);
-    expect(small.stderr).toContain("--memory-mb <N>' argument '8' is invalid. must be a whole number of at least 16");
+    expect(small.stderr).toContain("--memory-mb <N>' argument '8' is invalid. must be a whole number from 16 to 4,096 (MiB)");
     const word = await run(["run", "--code", "-", "--timeout-ms", "soon"], "return 1");
     expect(word.code).toBe(1);
-    expect(word.stderr).toContain("must be a whole number above 0");
+    expect(word.stderr).toContain("must be a whole number from 10 to 600,000 (ms)");
+    // Refused before anything runs: no failed run is stored.
+    const huge = await run(["run", "--code", "-", "--memory-mb", "100000"], "return 1");
+    expect(huge).toMatchObject({ code: 1, stdout: "" });
+    expect(huge.stderr).toContain("argument '100000' is invalid. must be a whole number from 16 to 4,096 (MiB)");
+    for (const [flag, value] of [["--wall-ms", "5"], ["--max-calls", "10001"], ["--max-output-kb", "0"], ["--max-result-tokens", "99"], ["--max-result-tokens", "-1"]]) {
+      const bad = await run(["run", "--code", "-", flag!, value!], "return 1");
+      expect(bad.code, `${flag} ${value}`).toBe(1);
+      expect(bad.stderr, `${flag} ${value}`).toMatch(/is invalid\. must be a whole number from/);
+    }
   });
 
   it("works as a real process: node bin/workbench.js run", () => {

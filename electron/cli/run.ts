@@ -10,25 +10,18 @@
 import { Option, type Command } from "commander";
 import { apiConfig, apiNameProblem } from "../../shared/api-config.ts";
 import type { Envelope } from "../../shared/envelope.ts";
+import { AGENT_LIMIT_BOUNDS } from "../../shared/limits.ts";
+import { runLimitsOf } from "../host/agent-limits.ts";
 import { forAgent } from "../host/runs/envelope.ts";
-import type { RunLimits } from "../host/sandbox/types.ts";
-import { DEFAULT_MAX_RESULT_TOKENS } from "../host/tools/definitions.ts";
 import { defaultBaseUrl } from "../host/specs/base-url.ts";
 import { describeConfigIssues } from "../host/specs/registry.ts";
 import { loadSpecSource } from "../host/specs/source.ts";
 import type { Workbench } from "../host/workbench.ts";
-import { positiveInteger, withWorkbench, type DataDirFlag } from "./context.ts";
+import { withWorkbench, type DataDirFlag } from "./context.ts";
 import { CliError, printJson, readCodeArg, type CliIo } from "./io.ts";
+import { addLimitFlags, limitsFromFlags, type LimitFlags } from "./limit-flags.ts";
 
 const SOURCE = { kind: "cli" } as const;
-
-interface LimitFlags {
-  memoryMb?: number;
-  timeoutMs?: number;
-  wallMs?: number;
-  maxCalls?: number;
-  maxResultTokens?: number;
-}
 
 interface RunFlags extends DataDirFlag, LimitFlags {
   code: string;
@@ -37,14 +30,9 @@ interface RunFlags extends DataDirFlag, LimitFlags {
   spec: string[];
 }
 
+/** A person's runs from the CLI take the limits from their flags (the agents' settings are for agents). */
 function withLimitOptions(command: Command): Command {
-  return command
-    .option("--memory-mb <N>", "memory limit of the run, in MiB (at least 16; default 128)", positiveInteger(16))
-    .option("--timeout-ms <N>", "compute-time limit, in ms (default 10000)", positiveInteger(1))
-    .option("--wall-ms <N>", "wall-clock limit, in ms, calls included (default 60000)", positiveInteger(1))
-    .option("--max-calls <N>", "API calls the program may make (default 100)", positiveInteger(1))
-    .option("--max-result-tokens <N>", `cut the result structurally to about N tokens (default ${DEFAULT_MAX_RESULT_TOKENS}; 0 prints it whole)`, positiveIntegerOrZero)
-    .option("--data-dir <DIR>", "the workbench data directory");
+  return addLimitFlags(command, undefined, { resultTokensZero: true }).option("--data-dir <DIR>", "the workbench data directory");
 }
 
 const specOption = () =>
@@ -73,7 +61,7 @@ Exit status: 0 whenever an envelope is printed (completed, failed or pending), 1
           code,
           policy: flags.policy,
           source: SOURCE,
-          limits: limitsFromFlags(flags),
+          limits: runLimitsOf(limitsFromFlags(flags)),
           ...(flags.yes ? { preApprovedBy: "cli --yes" } : {}),
         });
         printEnvelope(io, envelope, flags);
@@ -90,7 +78,7 @@ Exit status: 0 whenever an envelope is printed (completed, failed or pending), 1
     const code = await readCodeArg(io, flags.code);
     await withWorkbench(io, flags, async (workbench) => {
       await addOneOffSpecs(workbench, flags.spec);
-      printEnvelope(io, await workbench.search(code, SOURCE, limitsFromFlags(flags)), flags);
+      printEnvelope(io, await workbench.search(code, SOURCE, runLimitsOf(limitsFromFlags(flags))), flags);
     });
   });
 
@@ -108,6 +96,7 @@ Exit status: 0 whenever an envelope is printed (completed, failed or pending), 1
       if (!workbench.store.getRun(runId)) throw new CliError(`no run ${runId} (list runs with: workbench runs list)`);
       const envelope = await workbench.replay(runId, {
         source: SOURCE,
+        limits: runLimitsOf(limitsFromFlags(flags)),
         ...(code !== undefined ? { code } : {}),
         ...(flags.fresh ? { fresh: true } : {}),
         ...(flags.yes ? { preApprovedBy: "cli --yes" } : {}),
@@ -117,22 +106,10 @@ Exit status: 0 whenever an envelope is printed (completed, failed or pending), 1
   });
 }
 
-export function printEnvelope(io: CliIo, envelope: Envelope, flags: LimitFlags): void {
-  const tokens = flags.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS;
+/** The envelope as an agent would get it: cut to `--max-result-tokens` (0: whole). */
+export function printEnvelope(io: CliIo, envelope: Envelope, flags: Pick<LimitFlags, "maxResultTokens">): void {
+  const tokens = flags.maxResultTokens ?? AGENT_LIMIT_BOUNDS.maxResultTokens.default;
   printJson(io, tokens > 0 ? forAgent(envelope, tokens) : envelope);
-}
-
-function positiveIntegerOrZero(value: string): number {
-  return value.trim() === "0" ? 0 : positiveInteger(1)(value);
-}
-
-function limitsFromFlags(flags: LimitFlags): Partial<RunLimits> {
-  const limits: Partial<RunLimits> = {};
-  if (flags.memoryMb !== undefined) limits.memoryBytes = flags.memoryMb * 1024 * 1024;
-  if (flags.timeoutMs !== undefined) limits.cpuMs = flags.timeoutMs;
-  if (flags.wallMs !== undefined) limits.wallMs = flags.wallMs;
-  if (flags.maxCalls !== undefined) limits.maxCalls = flags.maxCalls;
-  return limits;
 }
 
 /** `--spec name=<file|url>[,base=URL]`: ingest and add the API for this process only. */

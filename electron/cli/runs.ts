@@ -13,15 +13,16 @@
 import { Option, type Command } from "commander";
 import type { RunStatus } from "../../shared/envelope.ts";
 import type { Envelope } from "../../shared/envelope.ts";
+import { AGENT_LIMIT_BOUNDS, boundText } from "../../shared/limits.ts";
 import type { CallRecord, CodeRun, RunSummary } from "../../shared/runs.ts";
 import { resolveDataDir } from "../host/data-dir.ts";
 import { exportRunJson } from "../host/runs/export-json.ts";
 import { exportHar } from "../host/runs/har.ts";
-import { DEFAULT_MAX_RESULT_TOKENS } from "../host/tools/definitions.ts";
 import type { Workbench } from "../host/workbench.ts";
 import { BridgeCallError, findRunningInstance, type BridgeClient } from "../serve/client.ts";
 import { positiveInteger, withWorkbench, type DataDirFlag } from "./context.ts";
 import { CliError, printJson, type CliIo } from "./io.ts";
+import { limitParser } from "./limit-flags.ts";
 import { printEnvelope } from "./run.ts";
 
 const STATUSES: RunStatus[] = ["running", "pending", "completed", "failed", "cancelled", "interrupted"];
@@ -126,7 +127,7 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .description("Approve the call a pending run waits on; the run continues and its new envelope is printed.")
     .argument("<run>", "the pending run")
     .option("--always", "also allow this operation of this API from now on, without asking")
-    .option("--max-result-tokens <N>", `cut the result to about N tokens (default ${DEFAULT_MAX_RESULT_TOKENS})`, positiveInteger(1))
+    .option("--max-result-tokens <N>", `cut the envelope structurally to about N tokens (${boundText(AGENT_LIMIT_BOUNDS.maxResultTokens)}, default ${AGENT_LIMIT_BOUNDS.maxResultTokens.default}; 0 prints it whole)`, limitParser(AGENT_LIMIT_BOUNDS.maxResultTokens, true))
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (id: string, flags: DataDirFlag & { always?: boolean; maxResultTokens?: number }) => {
       printEnvelope(io, await decideRun(io, flags, id, flags.always ? "always" : "approve"), flags);
@@ -137,7 +138,7 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .description("Deny the call a pending run waits on; the program receives CallDenied (with your message) and may go on.")
     .argument("<run>", "the pending run")
     .option("--message <text>", "why: the program receives it in the CallDenied error")
-    .option("--max-result-tokens <N>", `cut the result to about N tokens (default ${DEFAULT_MAX_RESULT_TOKENS})`, positiveInteger(1))
+    .option("--max-result-tokens <N>", `cut the envelope structurally to about N tokens (${boundText(AGENT_LIMIT_BOUNDS.maxResultTokens)}, default ${AGENT_LIMIT_BOUNDS.maxResultTokens.default}; 0 prints it whole)`, limitParser(AGENT_LIMIT_BOUNDS.maxResultTokens, true))
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (id: string, flags: DataDirFlag & { message?: string; maxResultTokens?: number }) => {
       printEnvelope(io, await decideRun(io, flags, id, "deny", flags.message), flags);

@@ -5,29 +5,41 @@
  * MCP endpoint, and runs until SIGINT or SIGTERM, when it removes its lockfile.
  */
 import { InvalidArgumentError, type Command } from "commander";
-import { DEFAULT_MAX_RESULT_TOKENS } from "../host/tools/definitions.ts";
 import type { ToolNames } from "../host/tools/descriptions.ts";
+import { parseToolRoles, type ToolRole } from "../host/tools/definitions.ts";
 import { AlreadyServing, startWorkbenchServer, type WorkbenchServer } from "../serve.ts";
 import { openInBrowser } from "../serve/open-browser.ts";
 import { NOT_BUILT_MESSAGE } from "../serve/static.ts";
-import { positiveInteger, withWorkbench, type DataDirFlag } from "./context.ts";
+import { withWorkbench, type DataDirFlag } from "./context.ts";
 import { CliError, type CliIo } from "./io.ts";
+import { addLimitFlags, limitsFromFlags, type LimitFlags } from "./limit-flags.ts";
 
-interface ServeFlags extends DataDirFlag {
+export interface AgentFlags extends LimitFlags {
+  toolName?: Partial<ToolNames>;
+  tools?: ToolRole[];
+}
+
+interface ServeFlags extends DataDirFlag, AgentFlags {
   port?: number;
   open?: boolean;
-  toolName?: Partial<ToolNames>;
-  maxResultTokens?: number;
+}
+
+/** Flags `serve` and `mcp` share: which tools agents get, under which names and limits. */
+export function addAgentFlags(command: Command): Command {
+  command
+    .option("--tools <list>", "offer only these MCP tools, comma-separated: search, execute, mutations, get-run (e.g. search,execute,get-run: no writes)", parseToolList)
+    .option("--tool-name <role=name>", "rename an MCP tool: search, execute, mutations or get-run (repeatable)", parseToolName);
+  return addLimitFlags(command, "The limit flags apply to agent programs (MCP tool calls) and win over the saved settings (the app's Settings) while this process runs.");
 }
 
 export function registerServeCommands(program: Command, io: CliIo): void {
-  program
-    .command("serve")
-    .description("Serve the workbench UI, its bridge and the MCP endpoint on 127.0.0.1, until interrupted.")
-    .option("--port <N>", "the port (default: the one used last time if free, else any free port)", portNumber)
-    .option("--open", "open the URL in the default browser")
-    .option("--tool-name <role=name>", "rename an MCP tool: search, execute, mutations or get-run (repeatable)", parseToolName)
-    .option("--max-result-tokens <N>", `cut MCP results structurally to about N tokens (default ${DEFAULT_MAX_RESULT_TOKENS})`, positiveInteger(1))
+  addAgentFlags(
+    program
+      .command("serve")
+      .description("Serve the workbench UI, its bridge and the MCP endpoint on 127.0.0.1, until interrupted.")
+      .option("--port <N>", "the port (default: the one used last time if free, else any free port)", portNumber)
+      .option("--open", "open the URL in the default browser"),
+  )
     .option("--data-dir <DIR>", "the workbench data directory")
     .action(async (flags: ServeFlags) => {
       await withWorkbench(
@@ -44,7 +56,7 @@ export function registerServeCommands(program: Command, io: CliIo): void {
               shell: "browser",
               ...(flags.port !== undefined ? { port: flags.port } : {}),
               ...(flags.toolName ? { toolNames: flags.toolName } : {}),
-              ...(flags.maxResultTokens ? { maxResultTokens: flags.maxResultTokens } : {}),
+              ...(flags.tools ? { tools: flags.tools } : {}),
               log: (message) => io.stderr(`${message}\n`),
             });
           } catch (err) {
@@ -71,7 +83,7 @@ export function registerServeCommands(program: Command, io: CliIo): void {
           io.stderr(`${signal}: stopping\n`);
           await server.close();
         },
-        { sandboxSize: undefined },
+        { sandboxSize: undefined, agentLimitOverrides: limitsFromFlags(flags) },
       );
     });
 }
@@ -104,6 +116,13 @@ function portNumber(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || n < 0 || n > 65535) throw new InvalidArgumentError("must be a port number from 0 to 65535 (0: any free port)");
   return n;
+}
+
+/** `--tools search,execute`: the tools to offer. */
+export function parseToolList(value: string): ToolRole[] {
+  const parsed = parseToolRoles(value);
+  if (!parsed.ok) throw new InvalidArgumentError(parsed.message);
+  return parsed.roles;
 }
 
 const ROLES: Record<string, keyof ToolNames> = { search: "search", execute: "execute", mutations: "mutations", "get-run": "getRun", get_run: "getRun", getRun: "getRun" };

@@ -6,6 +6,7 @@
  */
 import { existsSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
+import { AgentLimitsSource } from "./agent-limits.ts";
 import { ensureDataDir } from "./data-dir.ts";
 import { ApiDirectory } from "./api-directory.ts";
 import { EventBus } from "./events.ts";
@@ -26,6 +27,7 @@ import { vaultGlobal } from "./vault/references.ts";
 import { Vault } from "./vault/vault.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import type { JsonValue } from "../../shared/json.ts";
+import type { AgentLimitsPatch } from "../../shared/limits.ts";
 import type { RunSource } from "../../shared/runs.ts";
 import type { SecretCipher } from "./vault/cipher.ts";
 
@@ -47,6 +49,8 @@ export interface WorkbenchOptions {
   cipher?: SecretCipher;
   acceptPlaintextVault?: boolean;
   resolver?: CredentialResolver;
+  /** Agent limits this process was started with (`serve --memory-mb`): they win over the saved settings. */
+  agentLimitOverrides?: AgentLimitsPatch;
 }
 
 export type OpenResult = { ok: true; workbench: Workbench; notices: string[] } | { ok: false; message: string };
@@ -61,6 +65,8 @@ export class Workbench {
   readonly engine: RunEngine;
   readonly apis: ApiDirectory;
   readonly demo: DemoUpstream;
+  /** The limits agent programs run under: defaults, saved settings, this process's flags. */
+  readonly agentLimits: AgentLimitsSource;
   readonly #log: (message: string) => void;
   readonly #limits: Partial<RunLimits>;
   readonly #unsubscribe: (() => void)[] = [];
@@ -68,7 +74,7 @@ export class Workbench {
 
   private constructor(parts: {
     dataDir: string; registry: ApiRegistry; vault: Vault; store: CodeRunStore; sandbox: SandboxPool; bus: EventBus;
-    demo: DemoUpstream; apis: ApiDirectory; engine: RunEngine; log: (message: string) => void; limits: Partial<RunLimits>;
+    demo: DemoUpstream; apis: ApiDirectory; engine: RunEngine; log: (message: string) => void; limits: Partial<RunLimits>; agentLimits: AgentLimitsSource;
   }) {
     this.dataDir = parts.dataDir;
     this.registry = parts.registry;
@@ -79,6 +85,7 @@ export class Workbench {
     this.demo = parts.demo;
     this.apis = parts.apis;
     this.engine = parts.engine;
+    this.agentLimits = parts.agentLimits;
     this.#log = parts.log;
     this.#limits = parts.limits;
     this.#unsubscribe.push(
@@ -124,6 +131,7 @@ export class Workbench {
     const sandbox = new SandboxPool({ ...(options.sandboxSize ? { size: options.sandboxSize } : {}), log, ...(options.now ? { now: options.now } : {}) });
     const proxy: ProxyDeps = {
       target: (name) => apis.get(name),
+      apiNames: () => apis.list().map((t) => t.name),
       vault,
       resolver,
       ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -149,7 +157,8 @@ export class Workbench {
       },
     });
     engine.expireDue();
-    const workbench = new Workbench({ dataDir, registry, vault, store, sandbox, bus, demo, apis, engine, log, limits });
+    const agentLimits = new AgentLimitsSource(dataDir, options.agentLimitOverrides ?? {}, log);
+    const workbench = new Workbench({ dataDir, registry, vault, store, sandbox, bus, demo, apis, engine, log, limits, agentLimits });
     return { ok: true, workbench, notices };
   }
 
@@ -167,7 +176,7 @@ export class Workbench {
   }
 
   /** A new run from an existing run's program (or an edit of it), replaying its saved results unless `fresh`. */
-  async replay(runId: string, options: { code?: string; fresh?: boolean; source: RunSource; preApprovedBy?: string }): Promise<Envelope> {
+  async replay(runId: string, options: { code?: string; fresh?: boolean; source: RunSource; preApprovedBy?: string; limits?: Partial<RunLimits> }): Promise<Envelope> {
     const parent = this.store.getRun(runId);
     if (!parent) return { run: "", status: "failed", calls: [], logs: [], error: { reason: "Unavailable", name: "Unavailable", message: `no run ${runId}` } };
     return this.execute({
@@ -177,6 +186,7 @@ export class Workbench {
       parentId: parent.id,
       ...(options.fresh ? { fresh: true } : {}),
       ...(options.preApprovedBy ? { preApprovedBy: options.preApprovedBy } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
     });
   }
 
@@ -214,6 +224,8 @@ export class Workbench {
     let timer: NodeJS.Timeout | undefined;
     try {
       this.#watcher = watch(this.dataDir, (_event, file) => {
+        // Saved limits are read at each use; windows only need to hear that they changed.
+        if (file === "settings.json") return this.bus.publish({ type: "settings.changed" });
         if (file !== "registry.json" && file !== "vault.json") return;
         clearTimeout(timer);
         // Debounced: an atomic write is a create and a rename.

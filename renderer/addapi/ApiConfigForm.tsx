@@ -7,6 +7,7 @@
 import { useState } from "react";
 import type { ApiConfigInput, InlineSecurityScheme } from "../../shared/api-config.ts";
 import type { ServerInfo } from "../../shared/artifact.ts";
+import { API_LIMIT_BOUNDS, boundText, checkLimit } from "../../shared/limits.ts";
 import { useActions } from "../app/actions.ts";
 import { useChannel } from "../app/workbench-context.tsx";
 import "./ApiConfigForm.css";
@@ -21,6 +22,7 @@ export interface ConfigDraft {
   validate: "strict" | "warn" | "off";
   globals: string;
   timeoutMs: string;
+  maxResponseBytes: string;
   idempotencyHeader: string;
   passthroughHeaders: string;
   responseHeaders: string;
@@ -43,6 +45,7 @@ export function draftFromConfig(config: Partial<ApiConfigInput> | undefined, fal
     validate: config?.validate ?? "strict",
     globals: config?.sandboxGlobals && Object.keys(config.sandboxGlobals).length ? JSON.stringify(config.sandboxGlobals, null, 2) : "",
     timeoutMs: config?.timeoutMs ? String(config.timeoutMs) : "",
+    maxResponseBytes: config?.maxResponseBytes ? String(config.maxResponseBytes) : "",
     idempotencyHeader: config?.autoIdempotencyHeader ?? "",
     passthroughHeaders: (config?.passthroughHeaders ?? []).join(", "),
     responseHeaders: (config?.responseHeaders ?? []).join(", "),
@@ -88,10 +91,13 @@ export function configFromDraft(draft: ConfigDraft, base: Partial<ApiConfigInput
       return { problem: `Sandbox globals are not valid JSON: ${(err as Error).message}` };
     }
   } else delete config.sandboxGlobals;
-  if (draft.timeoutMs.trim()) {
-    const n = Number(draft.timeoutMs);
-    if (!Number.isInteger(n) || n <= 0) return { problem: "The timeout must be a whole number of milliseconds." };
-    config.timeoutMs = n;
+  // The same bounds as `workbench api set --timeout-ms / --max-response-bytes`.
+  for (const key of ["timeoutMs", "maxResponseBytes"] as const) {
+    const text = draft[key].trim();
+    if (!text) continue;
+    const checked = checkLimit(API_LIMIT_BOUNDS[key], Number(text));
+    if (!checked.ok) return { problem: `The ${API_LIMIT_BOUNDS[key].label} must be ${boundText(API_LIMIT_BOUNDS[key])}.` };
+    config[key] = checked.value;
   }
   if (draft.idempotencyHeader.trim()) config.autoIdempotencyHeader = draft.idempotencyHeader.trim();
   else delete config.autoIdempotencyHeader;
@@ -210,13 +216,17 @@ export function ApiConfigForm({
         <textarea className="textarea" rows={3} value={draft.globals} onChange={(e) => set("globals", e.target.value)} placeholder={'{ "org": "acme" }'} spellCheck={false} />
       </label>
       <button type="button" className="link-btn config-advanced-toggle" aria-expanded={advanced} onClick={() => setAdvanced(!advanced)}>
-        {advanced ? "Fewer options" : "More options: timeout, idempotency, headers"}
+        {advanced ? "Fewer options" : "More options: timeout, response size, idempotency, headers"}
       </button>
       {advanced && (
         <div className="config-advanced">
           <label className="field">
             <span className="field-label">Timeout (ms)</span>
             <input className="input" inputMode="numeric" value={draft.timeoutMs} onChange={(e) => set("timeoutMs", e.target.value)} placeholder="30000" />
+          </label>
+          <label className="field">
+            <span className="field-label">Largest response (bytes)</span>
+            <input className="input" inputMode="numeric" value={draft.maxResponseBytes} onChange={(e) => set("maxResponseBytes", e.target.value)} placeholder={String(API_LIMIT_BOUNDS.maxResponseBytes.default)} />
           </label>
           <label className="field">
             <span className="field-label">Idempotency header on writes</span>

@@ -27,6 +27,7 @@ import { HistoryView } from "../history/HistoryView.tsx";
 import { RunView } from "../history/RunView.tsx";
 import { VaultView } from "../vault/VaultView.tsx";
 import { ConnectView } from "../connect/ConnectView.tsx";
+import { SettingsView } from "../settings/SettingsView.tsx";
 import { AddApiDialog } from "../addapi/AddApiDialog.tsx";
 import { ApiSettingsView } from "../addapi/ApiSettingsView.tsx";
 import "./App.css";
@@ -219,6 +220,7 @@ export function App({ info }: { info: AppInfo }) {
           KeyH: () => actions.openView("history"),
           KeyV: () => actions.openView("vault"),
           KeyC: () => actions.openView("connect"),
+          KeyS: () => actions.openView("settings"),
           KeyA: () => actions.addApi(),
           KeyW: () => active && closeTab(active),
         };
@@ -383,5 +385,7 @@ function TabContent({
       return <VaultView />;
     case "connect":
       return <ConnectView />;
+    case "settings":
+      return <SettingsView />;
   }
 }

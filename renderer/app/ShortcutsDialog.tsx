@@ -8,6 +8,7 @@ const SHORTCUTS: [string, string][] = [
   ["Alt+H", "Runs history"],
   ["Alt+V", "Vault"],
   ["Alt+C", "Connect an agent"],
+  ["Alt+S", "Settings"],
   ["Alt+A", "Add an API"],
   ["Alt+W", "Close the tab"],
   ["← →", "Move between tabs (on the tab strip)"],

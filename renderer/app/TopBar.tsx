@@ -40,6 +40,9 @@ export function TopBar({ pendingCount, onShortcuts }: { pendingCount: number; on
         <button className="btn btn-small" onClick={() => actions.openView("connect")} title="Connect an agent (Alt+C)">
           Connect an agent
         </button>
+        <button className="btn btn-small" onClick={() => actions.openView("settings")} title="Settings: limits for agents (Alt+S)">
+          Settings
+        </button>
         <button className="icon-btn" onClick={onShortcuts} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
           ?
         </button>

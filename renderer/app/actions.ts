@@ -1,7 +1,7 @@
 /** What any view may ask the window to do: open a tab, run a program, show a run. */
 import { createContext, useContext } from "react";
 
-export type ViewKind = "inbox" | "history" | "vault" | "connect";
+export type ViewKind = "inbox" | "history" | "vault" | "connect" | "settings";
 
 export interface WorkbenchActions {
   openOperation(api: string, operationId: string): void;

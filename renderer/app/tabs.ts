@@ -20,4 +20,5 @@ export const VIEW_TITLES: Record<ViewKind, string> = {
   history: "Runs",
   vault: "Vault",
   connect: "Connect an agent",
+  settings: "Settings",
 };

@@ -52,7 +52,8 @@ export function buildEditorDeclarations(apis: DeclaredApi[], vaultItems: Declare
     parts.push(namespace);
     members.push(member);
   }
-  parts.push(`/** The registered APIs: one method per operation, plus request() for any call by method and path. */\ndeclare const apis: {\n${members.join("\n")}\n};\n`);
+  const call = `  /** Any operation by name, as "<api>.<operationId>": apis.call("petstore.listPets", args) is apis.petstore.listPets(args). */\n  call(operation: \`\${string}.\${string}\`, args?: Record<string, unknown>): Promise<WorkbenchResponse>;`;
+  parts.push(`/** The registered APIs: one method per operation, plus request() for any call by method and path. */\ndeclare const apis: {\n${[...members, call].join("\n")}\n};\n`);
   parts.push(declareVault(vaultItems));
   parts.push(declareContext(apis));
   return parts.join("\n");

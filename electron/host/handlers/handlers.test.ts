@@ -115,14 +115,17 @@ describe("channel handlers", () => {
   const pets = await apis.petstore.listPets();
   const n: number = made.status;
   console.log(n, vault.svc["api-key"].length, pets.headers["content-type"]);
+  const byName = await apis.call("t.listItems", { tag: "x" });
+  console.log(byName.status);
   return apis.t.request({ method: "GET", path: "/items" });
 }`;
     expect(typeErrors(dts, good)).toEqual([]);
-    const bad = `async function main() { await apis.t.createItem({ body: { nam: "x" } }); await apis.t.deleteItem({}); await apis.nope.x(); }`;
+    const bad = `async function main() { await apis.t.createItem({ body: { nam: "x" } }); await apis.t.deleteItem({}); await apis.nope.x(); await apis.call("listItems"); }`;
     const errors = typeErrors(dts, bad);
     expect(errors.join("\n")).toMatch(/nam/);
     expect(errors.join("\n")).toMatch(/'id' is missing/);
     expect(errors.join("\n")).toMatch(/nope/);
+    expect(errors.join("\n")).toMatch(/"listItems"' is not assignable to parameter of type '`\$\{string\}\.\$\{string\}`'/);
     // Cached until something changes.
     expect((await call("apis.declarations", {})).dts).toBe(dts);
   });

@@ -12,6 +12,7 @@ import { reportInternalError } from "../common/host-log.ts";
 import { ChannelFailure, channelError } from "./failure.ts";
 import { programHandlers } from "./programs.ts";
 import { runHandlers } from "./runs.ts";
+import { settingsHandlers } from "./settings.ts";
 import { vaultHandlers } from "./vault.ts";
 
 export type { Caller, ChannelHandlers, ConnectProvider, HandlerContext } from "./context.ts";
@@ -28,6 +29,7 @@ export function createHandlers(ctx: HandlerContext): ChannelHandlers {
     "connect.info": async () => ctx.connect.info(),
     "connect.rotate": async () => ctx.connect.rotate(),
     ...programHandlers(ctx),
+    ...settingsHandlers(ctx),
   };
 }
 

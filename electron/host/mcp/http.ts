@@ -8,9 +8,17 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { parseToolRoles } from "../tools/definitions.ts";
 import type { Workbench } from "../workbench.ts";
 import { createMcpSession, type McpSession, type McpSessionOptions } from "./session.ts";
 import { sameSecret } from "../common/same-secret.ts";
+
+/**
+ * A client may narrow the tools of its session (never widen them): `workbench
+ * mcp --tools` relays through this header, so a read-only agent relayed to a
+ * running app still gets no mutation tool.
+ */
+export const TOOLS_HEADER = "x-workbench-tools";
 
 /** Sessions kept at most; the least recently used one is closed beyond this (clients that vanished never say goodbye). */
 const MAX_SESSIONS = 64;
@@ -60,7 +68,11 @@ export class McpHttpEndpoint {
     const body = await readJson(req, res);
     if (body === INVALID) return;
     if (!isInitializeRequest(body)) return jsonRpcError(res, 400, -32000, "Bad Request: no Mcp-Session-Id; the first request of a session is initialize");
-    await this.#start(req, res, body);
+    const asked = header(req, TOOLS_HEADER);
+    const narrowed = asked === undefined ? undefined : parseToolRoles(asked);
+    if (narrowed && !narrowed.ok) return jsonRpcError(res, 400, -32602, `${TOOLS_HEADER}: ${narrowed.message}`);
+    const tools = narrowed ? narrowed.roles.filter((role) => !this.#o.tools || this.#o.tools.includes(role)) : this.#o.tools;
+    await this.#start(req, res, body, tools);
   }
 
   /** Closes every session (after the token is rotated, or when the server stops). */
@@ -70,9 +82,9 @@ export class McpHttpEndpoint {
     await Promise.all(sessions.map((s) => this.#closeLive(s)));
   }
 
-  async #start(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async #start(req: IncomingMessage, res: ServerResponse, body: unknown, tools: McpSessionOptions["tools"]): Promise<void> {
     const { workbench, token: _token, ...sessionOptions } = this.#o;
-    const session = createMcpSession(workbench, sessionOptions);
+    const session = createMcpSession(workbench, { ...sessionOptions, ...(tools ? { tools } : {}) });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

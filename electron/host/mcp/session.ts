@@ -3,7 +3,8 @@
  * execute, write-capable execute, get_code_run), code runs as `coderun://`
  * resources, and the notifications an agent needs: the tool list changed
  * (an API was added or removed), and a run it started finished after a
- * person's decision (a log message and a resource-updated notification).
+ * person's decision (a log message carrying the outcome in brief, see
+ * finished-notice.ts, and a resource-updated notification).
  *
  * The SDK's low-level `Server` is used rather than `McpServer` because the
  * tool list (names fixed, descriptions built from the registry) must be
@@ -27,9 +28,10 @@ import {
 import type { Envelope } from "../../../shared/envelope.ts";
 import type { RunSource } from "../../../shared/runs.ts";
 import type { ToolNames } from "../tools/descriptions.ts";
-import { DEFAULT_MAX_RESULT_TOKENS, toolDefinitions, toolNames, type ToolDefinition } from "../tools/definitions.ts";
+import { TOOL_ROLES, toolDefinitions, toolNames, type ToolDefinition, type ToolRole } from "../tools/definitions.ts";
 import { runView } from "../tools/run-view.ts";
 import type { Workbench } from "../workbench.ts";
+import { finishedNotice } from "./finished-notice.ts";
 import { RunWatch } from "./run-watch.ts";
 
 export const SERVER_NAME = "codemode-workbench";
@@ -38,8 +40,8 @@ const VERSION = (createRequire(import.meta.url)("../../../package.json") as { ve
 
 export interface McpSessionOptions {
   toolNames?: Partial<ToolNames>;
-  /** Results are cut structurally to about this many tokens (default 6,000). */
-  maxResultTokens?: number;
+  /** The tools this session offers (default all four): a read-only agent gets no mutation tool. */
+  tools?: readonly ToolRole[];
   version?: string;
   log?: (message: string) => void;
   /** How often to look in the store for runs finished by another process (ms). */
@@ -55,13 +57,15 @@ export interface McpSession {
 
 export function createMcpSession(workbench: Workbench, options: McpSessionOptions = {}): McpSession {
   const names: ToolNames = toolNames({ names: options.toolNames ?? {} });
-  const maxTokens = options.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS;
+  const offer = TOOL_ROLES.filter((role) => !options.tools || options.tools.includes(role));
+  const offered = (role: ToolRole) => offer.includes(role);
+  const maxTokens = () => workbench.agentLimits.current().maxResultTokens;
   const log = options.log ?? (() => {});
   const server = new Server(
     { name: SERVER_NAME, version: options.version ?? VERSION, title: "Codemode Workbench" },
     {
       capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: false }, logging: {} },
-      instructions: `Use ${names.search} to find operations in the registered OpenAPI specs, then ${names.execute} (reads) or ${names.mutations} (writes, approved by a person) to run a JavaScript program that calls them. A write answers "pending" at once; you are notified when the run finishes and read it with ${names.getRun}.`,
+      instructions: instructions(names, offered),
     },
   );
   /** Runs this session started, newest last: its resources. */
@@ -80,9 +84,9 @@ export function createMcpSession(workbench: Workbench, options: McpSessionOption
   const notifyFinished = (runId: string, envelope: Envelope | undefined) => {
     if (closed) return;
     const status = envelope?.status ?? workbench.store.getRun(runId)?.status ?? "finished";
-    const outcome = envelope?.error ? `${status} (${envelope.error.reason}: ${envelope.error.message})` : status;
+    const data = finishedNotice(runId, status, envelope, offered("getRun") ? names.getRun : undefined);
     void server
-      .sendLoggingMessage({ level: "info", logger: "workbench", data: { event: "run.finished", run: runId, status, message: `Run ${runId} finished: ${outcome}. Read it with ${names.getRun}({"run": "${runId}"}).` } })
+      .sendLoggingMessage({ level: "info", logger: "workbench", data })
       .catch((err: unknown) => log(`mcp: could not send the finish notice of ${runId}: ${String(err)}`));
     void server.sendResourceUpdated({ uri: `${RESOURCE_SCHEME}${runId}` }).catch(() => {});
   };
@@ -91,14 +95,14 @@ export function createMcpSession(workbench: Workbench, options: McpSessionOption
     if (event.type === "apis.changed" && !closed) void server.sendToolListChanged().catch(() => {});
   });
 
-  const tools = () => toolDefinitions(workbench, { names, maxResultTokens: maxTokens });
+  const tools = () => toolDefinitions(workbench, { names, offer });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await tools()).map(toListedTool) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
     const tool = (await tools()).find((t) => t.name === name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}; the tools are ${Object.values(names).join(", ")}`);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}; the tools are ${offer.map((role) => names[role]).join(", ")}`);
     const answer = await tool.handler(args, { source: source() });
     if (!answer.ok) return failure(answer.message);
     const envelope = answer.envelope;
@@ -121,7 +125,7 @@ export function createMcpSession(workbench: Workbench, options: McpSessionOption
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const runId = runIdOf(request.params.uri);
-    const view = runId ? runView(workbench.store, runId, maxTokens) : undefined;
+    const view = runId ? runView(workbench.store, runId, maxTokens()) : undefined;
     if (!view) throw new McpError(ErrorCode.InvalidParams, `no such code run: ${request.params.uri}`);
     return { contents: [{ uri: request.params.uri, mimeType: "application/json", text: JSON.stringify(view) }] };
   });
@@ -145,6 +149,17 @@ export function createMcpSession(workbench: Workbench, options: McpSessionOption
       await server.close().catch(() => {});
     },
   };
+}
+
+/** How to use the tools on offer, in a sentence or three. */
+function instructions(names: ToolNames, offered: (role: ToolRole) => boolean): string {
+  const find = offered("search") ? `Use ${names.search} to find operations in the registered OpenAPI specs, then` : "Use";
+  const run = [offered("execute") ? `${names.execute} (reads)` : "", offered("mutations") ? `${names.mutations} (writes, approved by a person)` : ""].filter(Boolean).join(" or ");
+  const parts = run ? [`${find} ${run} to run a JavaScript program that calls them.`] : [];
+  if (offered("mutations")) parts.push(`A write answers "pending" at once; you are notified with the outcome when the run finishes${offered("getRun") ? ` and read it whole with ${names.getRun}` : ""}.`);
+  else if (offered("getRun") && !run) parts.push(`Use ${names.getRun} to read a code run by id.`);
+  if (!parts.length) parts.push(`Use ${names.search} to search the registered OpenAPI specs with code.`);
+  return parts.join(" ");
 }
 
 /** A tool as `tools/list` shows it: the definition without its handler. */

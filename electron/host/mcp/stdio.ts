@@ -10,7 +10,9 @@ import type { Readable, Writable } from "node:stream";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { roleWord, type ToolRole } from "../tools/definitions.ts";
 import type { Workbench } from "../workbench.ts";
+import { TOOLS_HEADER } from "./http.ts";
 import { createMcpSession, type McpSessionOptions } from "./session.ts";
 
 export interface StdioStreams {
@@ -32,6 +34,8 @@ export async function serveMcpStdio(workbench: Workbench, options: McpSessionOpt
 export interface ProxyOptions extends StdioStreams {
   url: string;
   token: string;
+  /** Narrows the relayed session's tools (`--tools`); the instance never offers more than it does itself. */
+  tools?: readonly ToolRole[];
   log?: (message: string) => void;
 }
 
@@ -43,7 +47,9 @@ export interface ProxyOptions extends StdioStreams {
 export async function proxyMcpStdio(options: ProxyOptions): Promise<void> {
   const { input = process.stdin, output = process.stdout, log = () => {} } = options;
   const local = new StdioServerTransport(input, output);
-  const remote = new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers: { authorization: `Bearer ${options.token}` } } });
+  const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
+  if (options.tools) headers[TOOLS_HEADER] = options.tools.map(roleWord).join(",");
+  const remote = new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers } });
   const initializeIds = new Set<string | number>();
 
   remote.onmessage = (message: JSONRPCMessage) => {

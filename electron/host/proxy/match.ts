@@ -166,7 +166,7 @@ function normalisePath(path: string): string {
 }
 
 /** Levenshtein distance, bounded to keep a 1,000-operation scan cheap. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
   const limit = 60;
   a = a.slice(0, limit);

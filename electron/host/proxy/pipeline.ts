@@ -31,7 +31,7 @@ import { attachCredential, previewCredential } from "./attach.ts";
 import { buildRequest } from "./build-request.ts";
 import { parseBindingForm, parseRequestForm } from "./call-args.ts";
 import { credentialSlots, schemeFor, type Credential, type CredentialResolver, type Destination, type ResolveRequest } from "./credentials.ts";
-import { matchPath, operationById } from "./match.ts";
+import { editDistance, matchPath, operationById } from "./match.ts";
 import { checkPolicy, isWrite, type PolicyVerdict } from "./policy.ts";
 import { readResponse, redactEach } from "./response.ts";
 import { sendRequest, type RawResponse } from "./send.ts";
@@ -42,6 +42,8 @@ import type { Redactor } from "../vault/redact.ts";
 
 export interface ProxyDeps {
   target(api: string): ApiTarget | undefined;
+  /** The registered APIs' names, for the answer to a call to one that is not. */
+  apiNames?(): string[];
   vault: VaultReader;
   resolver: CredentialResolver;
   fetch?: typeof fetch;
@@ -224,7 +226,7 @@ export interface PrepareOptions {
 
 export async function prepareCall(deps: ProxyDeps, guest: GuestCall, opts: PrepareOptions): Promise<PreparedCall> {
   const target = deps.target(guest.api);
-  if (!target) throw new CallFailure("CallRejected", `no API named ${guest.api}`);
+  if (!target) throw new CallFailure("CallRejected", unknownApiMessage(guest.api, deps.apiNames?.() ?? []));
   const { artifact } = target;
 
   // 0-1. Normalise the arguments and match the operation.
@@ -403,6 +405,14 @@ function describeDestination(url: URL): string {
     // keep it encoded
   }
   return `${url.origin}${path}`;
+}
+
+/** Names the registered APIs (the nearest first), so the program can correct the call in one step. */
+function unknownApiMessage(name: string, known: string[]): string {
+  const near = [...known].sort((a, b) => editDistance(name.toLowerCase(), a.toLowerCase()) - editDistance(name.toLowerCase(), b.toLowerCase()));
+  const listed = near.length ? `the APIs are ${near.slice(0, 10).join(", ")}${near.length > 10 ? ` and ${near.length - 10} more` : ""}` : "no APIs are registered";
+  if (!name) return `The call names no API: call apis.<api>.<operation>(args) or apis.call("<api>.<operation>", args); ${listed}. Nothing was sent.`;
+  return `No API named ${name}; ${listed}. Nothing was sent.`;
 }
 
 /** Everything a call carries that a vault reference could hide in. */

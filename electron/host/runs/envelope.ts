@@ -6,7 +6,7 @@
 import type { Envelope, EnvelopeCall, EnvelopeError, EnvelopePending } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
 import type { CallRecord, PendingDecision } from "../../../shared/runs.ts";
-import { truncateResult } from "../tools/truncate.ts";
+import { fitEnvelope } from "../tools/fit-envelope.ts";
 
 export const IN_FLIGHT_NOTE = "outcome unknown, verify before retrying";
 
@@ -62,11 +62,7 @@ function pendingPart(decision: PendingDecision): EnvelopePending {
   return pending;
 }
 
-/** The envelope an agent receives: the result cut structurally to `maxResultTokens`. */
+/** The envelope an agent receives: the whole of it cut structurally to about `maxResultTokens` (see tools/fit-envelope.ts). */
 export function forAgent(envelope: Envelope, maxResultTokens: number): Envelope {
-  if (envelope.result === undefined) return envelope;
-  const cut = truncateResult(envelope.result, maxResultTokens);
-  if (!cut.note) return envelope;
-  const { result: _full, ...rest } = envelope;
-  return { ...rest, result: cut.value, truncated: cut.note };
+  return fitEnvelope(envelope, maxResultTokens);
 }

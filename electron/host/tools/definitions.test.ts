@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_AGENT_LIMITS } from "../../../shared/limits.ts";
 import { openTestBench, type TestBench } from "../test-support/workbench.ts";
 import { CHARS_PER_TOKEN } from "./truncate.ts";
 import { toolDefinitions } from "./definitions.ts";
@@ -25,7 +26,7 @@ describe("tool definitions as data", () => {
 
   it("handlers run programs, cut results, and refuse calls without a program", async () => {
     bench = await openTestBench();
-    const [search, execute, mutations, getRun] = await toolDefinitions(bench.workbench, { maxResultTokens: 50 });
+    const [search, execute, mutations, getRun] = await toolDefinitions(bench.workbench, { limits: () => ({ ...DEFAULT_AGENT_LIMITS, maxResultTokens: 300 }) });
     const context = { source: { kind: "mcp", client: "test-agent 1.0" } } as const;
     expect(await execute!.handler({}, context)).toEqual({ ok: false, message: 'execute_api_code needs {"code": "<an async arrow function>"}' });
 

@@ -78,22 +78,32 @@ async () => specs.${ex.name}.declaration("${ex.listId}")`;
   return head + apiList(apis, MAX_CHARS - head.length - tail.length - 50) + tail;
 }
 
-export function executeDescription(apis: DescribedApi[], policy: RunPolicy, names: ToolNames = DEFAULT_TOOL_NAMES): string {
+/** The tool names, and which tools the host offers (a description never points to a tool that is not there). */
+export interface OfferedTools {
+  names: ToolNames;
+  offered(role: keyof ToolNames): boolean;
+}
+
+const ALL_TOOLS: OfferedTools = { names: DEFAULT_TOOL_NAMES, offered: () => true };
+
+export function executeDescription(apis: DescribedApi[], policy: RunPolicy, tools: OfferedTools = ALL_TOOLS): string {
+  const { names } = tools;
   const ex = exampleApi(apis);
+  const outcome = tools.offered("getRun") ? `you are notified with the outcome; ${names.getRun}({run}) reads it whole` : "you are notified with the outcome";
   const policyText =
     policy === "read_only"
-      ? `This tool is read-only: only GET, HEAD and OPTIONS calls are sent; any other call is refused with CallRejected and never sent. For writes use ${names.mutations}.`
-      : `Writes (and any call carrying a vault reference) wait for a person's approval: the tool answers at once with status "pending" and the waiting call; nothing is sent until a person decides. The program then runs again from the top (calls that already ran return their saved results, so keep the program deterministic) and you are notified; read the outcome with ${names.getRun}({run}). A denied call throws CallDenied, which you may catch.`;
-  const head = `Run a JavaScript program that calls the registered APIs. Submit an async arrow function (or a function body); return a small, useful result. TypeScript types are allowed and stripped. Find operations first with ${names.search}.
+      ? `This tool is read-only: only GET, HEAD and OPTIONS calls are sent; any other call is refused with CallRejected and never sent.${tools.offered("mutations") ? ` For writes use ${names.mutations}.` : ""}`
+      : `Writes (and any call carrying a vault reference) wait for a person's approval: the tool answers at once with status "pending" and the waiting call; nothing is sent until a person decides. The program then runs again from the top (calls that already ran return their saved results, so keep the program deterministic) and ${outcome}. A denied call throws CallDenied, which you may catch.`;
+  const head = `Run a JavaScript program that calls the registered APIs. Submit an async arrow function (or a function body); return a small, useful result. TypeScript types are allowed and stripped.${tools.offered("search") ? ` Find operations first with ${names.search}.` : ""}
 
 In the program:
-- apis.<api>.<operationId>({...parameters, body}) or apis.<api>.request({method, path, query, headers, body, contentType}); both resolve to {status, headers, body}. An HTTP error status is a normal return, not a throw. Calls in Promise.all run concurrently.
+- apis.<api>.<operationId>({...parameters, body}), apis.call("<api>.<operationId>", args) or apis.<api>.request({method, path, query, headers, body, contentType}) resolve to {status, headers, body}. An HTTP error status is a normal return, not a throw. Calls in Promise.all run concurrently.
 - Errors you may catch (error.name): CallRejected (not sent: invalid arguments, unknown operation with the nearest ones named, or policy), CallDenied (a person said no), CallFailed (sent, no usable answer: network, timeout, too large), VaultDenied.
 - vault.<item>.<field> is a reference string, never the secret: put it where the secret goes and the host substitutes it. context.<api> holds values the person set.
 - console.log lines come back in logs. Date.now() and Math.random() are fixed per run; there is no fetch, no timers, no modules.
 ${policyText}
 
-The answer is JSON in this order: {run, status, calls: [{index, api, operation, status, duration_ms, decision}], logs, then result | error {reason, name, message} | pending}. Long results are cut to valid JSON with a "truncated" note.
+The answer is JSON in this order: {run, status, calls: [{index, api, operation, status, duration_ms, decision}], logs, then result | error {reason, name, message} | pending}. A long answer is cut to valid JSON with a "truncated" note.
 
 APIs:
 `;

@@ -59,6 +59,72 @@ describe("execute", () => {
     expect(bench.count("GET", "/items")).toBe(5);
   });
 
+  it("a mistyped operation or API is CallRejected naming the nearest ones, recorded; apis.call is the string form", async () => {
+    bench = await openTestBench();
+    const envelope = await bench.workbench.execute({
+      code: `async () => {
+        const out = [];
+        for (const f of [
+          () => apis.t.listItem({}),
+          () => apis.t["list-items"](),
+          () => apis.tt.listItems({}),
+          () => apis.call("t.listItems", { tag: "x" }),
+          () => apis.call("t.lisItems"),
+          () => apis.call("listItems"),
+        ]) {
+          try { out.push((await f()).status) } catch (e) { out.push(e.name + ": " + e.message) }
+        }
+        return out;
+      }`,
+      policy: "read_only",
+      source: cli,
+    });
+    expect(envelope.status, JSON.stringify(envelope)).toBe("completed");
+    const [typo, dashed, api, byString, stringTypo, noApi] = envelope.result as string[];
+    expect(typo).toMatch(/^CallRejected: No operation listItem\. Nearest: GET \/items \(listItems\)/);
+    expect(dashed).toMatch(/^CallRejected: No operation list-items\. Nearest: GET \/items \(listItems\)/);
+    expect(api).toBe("CallRejected: No API named tt; the APIs are t, petstore. Nothing was sent.");
+    expect(byString).toBe(200);
+    expect(stringTypo).toMatch(/^CallRejected: No operation lisItems\. Nearest: GET \/items \(listItems\)/);
+    expect(noApi).toMatch(/^CallRejected: The call names no API: call apis\.<api>\.<operation>\(args\) or apis\.call\("<api>\.<operation>", args\); the APIs are /);
+    // Every attempt is in the record; only the good one was sent.
+    expect(envelope.calls.map((c) => [c.api, c.operation, c.status])).toEqual([
+      ["t", "apis.t.listItem", "rejected"],
+      ["t", "apis.t.list-items", "rejected"],
+      ["tt", "apis.tt.listItems", "rejected"],
+      ["t", "GET /items", 200],
+      ["t", "apis.t.lisItems", "rejected"],
+      ["", "apis..listItems", "rejected"],
+    ]);
+    expect(bench.upstream.requests.map((r) => r.url)).toEqual(["/items?tag=x"]);
+  });
+
+  it("the guarded apis object still behaves as an object: await, JSON, keys, in, freezing", async () => {
+    bench = await openTestBench();
+    const envelope = await bench.workbench.execute({
+      code: `async () => {
+        const awaited = await apis.t;
+        let assigned;
+        try { Object.defineProperty(apis.t, "listItems", { value: () => "forged" }); assigned = "assigned" } catch (e) { assigned = e.name }
+        return {
+          awaited: typeof awaited.listItems,
+          then: typeof apis.t.then,
+          json: JSON.stringify(apis),
+          keys: Object.keys(apis).sort(),
+          known: "listItems" in apis.t,
+          unknown: "listItem" in apis.t,
+          text: String(apis.t),
+          assigned,
+          still: (await apis.t.listItems({})).status,
+        };
+      }`,
+      policy: "read_only",
+      source: cli,
+    });
+    expect(envelope.result).toEqual({ awaited: "function", then: "undefined", json: '{"petstore":{},"t":{}}', keys: ["petstore", "t"], known: true, unknown: false, text: "[object Object]", assigned: "TypeError", still: 200 });
+    expect(envelope.calls).toHaveLength(1);
+  });
+
   it("a canary secret appears in no envelope, log, CLI output, stored file or error", async () => {
     const canary = "sk-canary-Zq81vX0pLm27";
     const echo = await startRecordingServer((req, res) => json(res, 200, { authorization: req.headers.authorization, query: req.url, body: req.text }));

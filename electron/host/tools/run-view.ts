@@ -10,28 +10,32 @@ import type { CodeRunStore } from "../runs/store.ts";
 
 export type RunView =
   | Envelope
-  | { run: string; status: "running"; calls: Envelope["calls"]; logs: string[]; note: string };
+  | { run: string; status: "running"; calls: Envelope["calls"]; logs: string[]; note: string; truncated?: string };
 
 export function runView(store: CodeRunStore, runId: string, maxResultTokens: number): RunView | undefined {
   const run = store.getRun(runId);
   if (!run) return undefined;
+  const fit = (envelope: Envelope) => (maxResultTokens > 0 ? forAgent(envelope, maxResultTokens) : envelope);
   if (run.status === "running") {
+    // Cut like an envelope (its calls and logs can be long), then said to be running.
+    const { run: id, calls, logs, truncated } = fit({ run: run.id, status: "pending", calls: store.getCalls(run.id).map((c) => envelopeCall(c, false)), logs: run.logs });
     return {
-      run: run.id,
+      run: id,
       status: "running",
-      calls: store.getCalls(run.id).map((c) => envelopeCall(c, false)),
-      logs: run.logs,
+      calls,
+      logs,
       note: "The run is running (again, after a decision). You are notified when it finishes; then read it with get_code_run.",
+      ...(truncated ? { truncated } : {}),
     };
   }
   if (run.status === "interrupted" || !run.envelope) {
-    return {
+    return fit({
       run: run.id,
       status: "failed",
       calls: store.getCalls(run.id).map((c) => envelopeCall(c, true)),
       logs: run.logs,
       error: { reason: "Unavailable", name: "Interrupted", message: "The workbench stopped while this run was running. Calls marked in_flight or unknown may have reached the API: verify before retrying." },
-    };
+    });
   }
-  return maxResultTokens > 0 ? forAgent(run.envelope, maxResultTokens) : run.envelope;
+  return fit(run.envelope);
 }

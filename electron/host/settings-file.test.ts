@@ -30,7 +30,7 @@ describe("settings.json", () => {
     writeFileSync(settingsPath(dir), "{ not json");
     const read = readSettings(dir);
     expect(read.settings.agentLimits).toEqual({});
-    expect(read.problem).toMatch(/settings\.json could not be read: it is not valid JSON\. It was moved to .*settings\.json\.unreadable-/);
+    expect(read.problem).toMatch(/settings\.json could not be read: it is not valid JSON.*It was moved to .*settings\.json\.unreadable-/);
     expect(existsSync(settingsPath(dir))).toBe(false);
     const aside = readdirSync(dir).find((f) => f.startsWith("settings.json.unreadable-"))!;
     expect(readFileSync(join(dir, aside), "utf8")).toBe("{ not json");

@@ -71,6 +71,17 @@ describe("Redactor", () => {
     expect(r.redact("token access-token-canary")).toBe("token ⟦hidden:oauth2:github⟧");
   });
 
+  it("redacts values nested at any depth (a program's result 100,000 deep), and returns what holds no secret as is", () => {
+    let deep: JsonValue = [`token ${TOKEN}`];
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { [`k${i}`]: deep };
+    const out = redactor().redactJson(deep);
+    let bottom = out;
+    for (let i = 0; i < 100_000; i++) bottom = Array.isArray(bottom) ? bottom[0]! : Object.values(bottom as Record<string, JsonValue>)[0]!;
+    expect(bottom).toEqual([`token ${HIDDEN_TOKEN}`]);
+    const clean: JsonValue = { a: [1, "two", { three: null }], b: "nothing" };
+    expect(redactor().redactJson(clean)).toBe(clean);
+  });
+
   it("never throws", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

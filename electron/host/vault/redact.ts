@@ -59,8 +59,8 @@ export class Redactor {
   /**
    * The JSON value with secrets hidden in every string, keys included. Copy on
    * write: what holds no secret is returned as the very same object, so
-   * `redactJson(v) === v` says "nothing to hide". Never throws; on an internal
-   * failure (a cycle, nesting deeper than the stack) the whole value is hidden.
+   * `redactJson(v) === v` says "nothing to hide". Any depth. Never throws; on an
+   * internal failure the whole value is hidden.
    */
   redactJson(value: JsonValue): JsonValue {
     if (this.#labels.size === 0) return value;
@@ -71,32 +71,59 @@ export class Redactor {
     }
   }
 
-  #redactValue(value: JsonValue): JsonValue {
-    if (typeof value === "string") return this.#redactText(value);
-    if (value === null || typeof value !== "object") return value;
-    if (Array.isArray(value)) {
-      let out: JsonValue[] | undefined;
-      for (let i = 0; i < value.length; i++) {
-        const item = value[i]!;
-        const clean = this.#redactValue(item);
-        if (clean !== item) out ??= value.slice(0, i);
-        out?.push(clean);
-      }
-      return out ?? value;
+  /**
+   * Walks with an explicit stack, not recursion: a program can return (or log,
+   * or pass) a value nested thousands deep, and that must be redacted like any
+   * other, not fail and be hidden whole.
+   */
+  #redactValue(root: JsonValue): JsonValue {
+    if (typeof root === "string") return this.#redactText(root);
+    if (root === null || typeof root !== "object") return root;
+    interface Frame {
+      node: JsonValue[] | { [key: string]: JsonValue };
+      keys: string[] | undefined;
+      index: number;
+      /** Cleaned entries so far: [key (or index), value]. */
+      out: [string, JsonValue][];
+      changed: boolean;
     }
-    const entries = Object.entries(value);
-    let changed = false;
-    const cleaned = entries.map(([key, item]) => {
-      const cleanKey = this.#redactText(key);
-      const cleanItem = this.#redactValue(item);
-      if (cleanKey !== key || cleanItem !== item) changed = true;
-      return [cleanKey, cleanItem] as const;
-    });
-    if (!changed) return value;
-    const out: { [key: string]: JsonValue } = {};
-    // defineProperty: a "__proto__" key stays an own property instead of changing the prototype.
-    for (const [key, item] of cleaned) Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-    return out;
+    const open = (node: JsonValue[] | { [key: string]: JsonValue }): Frame => ({ node, keys: Array.isArray(node) ? undefined : Object.keys(node), index: 0, out: [], changed: false });
+    const stack: Frame[] = [open(root)];
+    const onPath = new Set<object>([root]);
+    let finished: JsonValue = root;
+    while (stack.length) {
+      const frame = stack[stack.length - 1]!;
+      const length = frame.keys ? frame.keys.length : (frame.node as JsonValue[]).length;
+      if (frame.index < length) {
+        const key = frame.keys ? frame.keys[frame.index]! : String(frame.index);
+        const item = frame.keys ? (frame.node as { [key: string]: JsonValue })[key]! : (frame.node as JsonValue[])[frame.index]!;
+        if (item !== null && typeof item === "object") {
+          if (onPath.has(item)) throw new Error("a cycle: not JSON");
+          onPath.add(item);
+          stack.push(open(item));
+          continue; // the child's result is delivered below, when it finishes
+        }
+        const cleanKey = frame.keys ? this.#redactText(key) : key;
+        const cleanItem = typeof item === "string" ? this.#redactText(item) : item;
+        if (cleanKey !== key || cleanItem !== item) frame.changed = true;
+        frame.out.push([cleanKey, cleanItem]);
+        frame.index++;
+        continue;
+      }
+      stack.pop();
+      onPath.delete(frame.node);
+      finished = frame.changed ? rebuild(frame.node, frame.out) : frame.node;
+      const parent = stack[stack.length - 1];
+      if (parent) {
+        const key = parent.keys ? parent.keys[parent.index]! : String(parent.index);
+        const child = parent.keys ? (parent.node as { [key: string]: JsonValue })[key]! : (parent.node as JsonValue[])[parent.index]!;
+        const cleanKey = parent.keys ? this.#redactText(key) : key;
+        if (cleanKey !== key || finished !== child) parent.changed = true;
+        parent.out.push([cleanKey, finished]);
+        parent.index++;
+      }
+    }
+    return finished;
   }
 
   #redactText(text: string): string {
@@ -145,6 +172,15 @@ export class Redactor {
 interface Matcher {
   regex: RegExp;
   labels: string[];
+}
+
+/** A copy of an array or object with its cleaned entries. */
+function rebuild(node: JsonValue[] | { [key: string]: JsonValue }, entries: [string, JsonValue][]): JsonValue {
+  if (Array.isArray(node)) return entries.map(([, value]) => value);
+  const out: { [key: string]: JsonValue } = {};
+  // defineProperty: a "__proto__" key stays an own property instead of changing the prototype.
+  for (const [key, value] of entries) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 function labelOf(match: RegExpExecArray, labels: string[]): string {

@@ -11,6 +11,7 @@ import { registerVaultCommands } from "./cli/vault.ts";
 import { registerRunsCommands } from "./cli/runs.ts";
 import { registerServeCommands } from "./cli/serve.ts";
 import { registerMcpCommands } from "./cli/mcp.ts";
+import { registerOpenCommands } from "./cli/open.ts";
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command("workbench")
@@ -25,6 +26,7 @@ export function buildProgram(io: CliIo): Command {
   registerVaultCommands(program, io);
   registerServeCommands(program, io);
   registerMcpCommands(program, io);
+  registerOpenCommands(program, io);
   for (const command of program.commands) inheritOutput(command, io);
   return program;
 }

@@ -6,12 +6,12 @@
 import { createReadStream, existsSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { rendererDir } from "../host/assets.ts";
 import { BASE_HEADERS, CSP, sendText } from "./security.ts";
 
-export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL("../../dist/renderer", import.meta.url));
+export const DEFAULT_RENDERER_DIR = rendererDir();
 
-const TYPES: Record<string, string> = {
+export const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".mjs": "text/javascript; charset=utf-8",
@@ -50,7 +50,7 @@ export function serveRenderer(req: IncomingMessage, res: ServerResponse, dir: st
   } catch {
     return sendText(res, 404, "not found");
   }
-  const type = TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
+  const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
   const headers: Record<string, string> = { ...BASE_HEADERS, "content-type": type, "content-length": String(size) };
   if (type.startsWith("text/html")) Object.assign(headers, { "content-security-policy": CSP, "x-frame-options": "DENY", "cache-control": "no-store" });
   // Vite fingerprints assets, so they may be cached; everything else is revalidated.

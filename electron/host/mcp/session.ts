@@ -9,7 +9,6 @@
  * tool list (names fixed, descriptions built from the registry) must be
  * computed at each `tools/list`, not registered once.
  */
-import { createRequire } from "node:module";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -26,6 +25,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Envelope } from "../../../shared/envelope.ts";
 import type { RunSource } from "../../../shared/runs.ts";
+import { workbenchVersion } from "../assets.ts";
 import type { ToolNames } from "../tools/descriptions.ts";
 import { DEFAULT_MAX_RESULT_TOKENS, toolDefinitions, toolNames, type ToolDefinition } from "../tools/definitions.ts";
 import { runView } from "../tools/run-view.ts";
@@ -35,7 +35,7 @@ import { RunWatch } from "./run-watch.ts";
 export { DEFAULT_MAX_RESULT_TOKENS };
 export const SERVER_NAME = "codemode-workbench";
 const RESOURCE_SCHEME = "coderun://";
-const VERSION = (createRequire(import.meta.url)("../../../package.json") as { version: string }).version;
+const VERSION = workbenchVersion();
 
 export interface McpSessionOptions {
   toolNames?: Partial<ToolNames>;

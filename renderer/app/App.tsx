@@ -31,7 +31,10 @@ import { AddApiDialog } from "../addapi/AddApiDialog.tsx";
 import { ApiSettingsView } from "../addapi/ApiSettingsView.tsx";
 import "./App.css";
 
-const ProgramTab = lazy(() => import("../editor/ProgramTab.tsx"));
+// The first tab is usually a program: fetch Monaco while the window starts, not after it has rendered.
+const loadProgramTab = () => import("../editor/ProgramTab.tsx");
+const ProgramTab = lazy(loadProgramTab);
+void loadProgramTab();
 
 export type AppInfo = ReplyOf<"app.info">;
 

@@ -113,7 +113,17 @@ function createWindow(): BrowserWindow {
     show: false,
     title: "Codemode Workbench",
     icon: assetPath("appIcon"),
-    webPreferences: { preload: preloadPath(), contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, spellcheck: false },
+    webPreferences: {
+      preload: preloadPath(),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      spellcheck: false,
+      // A middle click on a link would ask for a new window (denied anyway): do not even ask.
+      disableBlinkFeatures: "Auxclick",
+    },
   });
   const contents = win.webContents;
   contents.setWindowOpenHandler(({ url }) => {

@@ -109,6 +109,12 @@ describe("the window and the app:// scheme", () => {
     expect(s.window!.visible).toBe(true);
   });
 
+  it("seals the vault with safeStorage (here a stand-in, in the app the OS keychain)", async () => {
+    expect((await state()).calls.map((c) => c.api)).toContain("safeStorage.encryptString");
+    expect(readFileSync(join(dataDir, "vault.json"), "utf8")).toMatch(/"cipher": ?"electron-safestorage-/);
+    expect(existsSync(join(dataDir, "vault.key"))).toBe(false);
+  });
+
   it("serves the UI with the CSP, and its assets", async () => {
     const index = await app.send<{ status: number; headers: Record<string, string>; text: string }>({ op: "protocol", url: INDEX });
     expect(index.status).toBe(200);

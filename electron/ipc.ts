@@ -11,9 +11,10 @@ import { CHANNELS, type ChannelError, type ChannelName } from "../shared/contrac
 import type { WorkbenchEvent } from "../shared/events.ts";
 import type { EventBus } from "./host/events.ts";
 import { dispatchChannel, type ChannelHandlers } from "./host/handlers/index.ts";
+import { APP_HOST, APP_SCHEME } from "./shell/renderer-protocol.ts";
 
-/** The origin the window's renderer is served from (a privileged custom scheme, see main.ts). */
-export const APP_ORIGIN = "app://workbench";
+/** The origin the window's renderer is served from (a privileged custom scheme, see main.ts and shell/renderer-protocol.ts). */
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const EVENT_CHANNEL = "workbench:event";
 
 export function ipcChannel(channel: ChannelName): string {

@@ -45,7 +45,8 @@ export async function relocateApp(): Promise<RelocatedApp> {
     const target = join(root, path);
     if (existsSync(target)) continue;
     mkdirSync(dirname(target), { recursive: true });
-    cpSync(join(CHECKOUT, path), target, { recursive: true, filter: (source) => !source.endsWith(`${"/"}.bin`) });
+    // Command links (.bin) are for npm scripts, not the app.
+    cpSync(join(CHECKOUT, path), target, { recursive: true, filter: (source) => !/[\\/]\.bin$/.test(source) });
   }
   return { root, main: join(root, "dist", "electron", "main.js"), packages, remove: () => rmSync(root, { recursive: true, force: true }) };
 }

@@ -13,8 +13,8 @@
  *
  * The bundle build defines WORKBENCH_BUNDLE (esbuild's `define`); from
  * source it is not defined at all. In a packaged app the bundle sits inside
- * app.asar: worker threads start from the unpacked copy (see
- * electron-builder's asarUnpack in package.json), plain reads work either way.
+ * app.asar: worker threads start from the unpacked copy (see asarUnpack in
+ * electron-builder.yml), plain reads work either way.
  */
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -56,9 +56,6 @@ const bundle = typeof WORKBENCH_BUNDLE === "undefined" ? undefined : WORKBENCH_B
 
 /** The folder paths in the table are relative to: the bundle's folder, or the repository root. */
 const BASE = bundle ? new URL("./", import.meta.url) : new URL("../../", import.meta.url);
-
-/** True inside dist/electron (the app), false when running from source. */
-export const isBundled = bundle !== undefined;
 
 function located(file: Located): URL {
   if (bundle) return new URL(file.bundle, BASE);

@@ -16,7 +16,6 @@ import { vaultHandlers } from "./vault.ts";
 export type { Caller, ChannelHandlers, ConnectProvider, HandlerContext, UiSessionStore } from "./context.ts";
 export { ChannelFailure } from "./failure.ts";
 
-
 export function createHandlers(ctx: HandlerContext): ChannelHandlers {
   return {
     "app.info": async () => ({ version: workbenchVersion(), dataDir: ctx.workbench.dataDir, node: process.version, shell: ctx.shell }),

@@ -53,7 +53,8 @@ export function applicationMenu(state: AppMenuState): MenuItemSpec[] {
     ...(state.debug ? [separator, { role: "reload" }, { role: "toggleDevTools" }] : []),
   ];
   const approvals: MenuItemSpec[] = [
-    { label: "Show Approvals", accelerator: "CmdOrCtrl+Shift+I", click: () => state.showInbox() },
+    // No accelerator: the window's own Alt+I opens the inbox, and Ctrl+Shift+I belongs to the developer tools.
+    { label: "Show Approvals", click: () => state.showInbox() },
     separator,
     ...NOTIFY.map(([choice, label]): MenuItemSpec => ({ label, type: "radio", checked: state.notifications === choice, click: () => state.setNotifications(choice) })),
   ];

@@ -27,7 +27,8 @@ const HOST_LAYERS = [
   { target: "electron/host/common/**", allow: [COMMON, SHARED], why: "common/ is the bottom of the host: helpers with no domain." },
   {
     target: "electron/host/sandbox/**",
-    allow: ["electron/host/sandbox/**", SHARED],
+    // The asset table: the sandbox finds its worker, the guest sources and QuickJS's WASM through it.
+    allow: ["electron/host/sandbox/**", "electron/host/common/assets.ts", SHARED],
     why: "The sandbox runs guest code in workers: it must not reach the proxy, the vault or the disk through our modules.",
   },
   {

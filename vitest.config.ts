@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     setupFiles: ["./vitest.setup.ts"],
+    // electron-store imports Electron; processed by Vite, a test's vi.mock("electron") reaches it (Electron's binary is not here).
+    server: { deps: { inline: ["electron-store"] } },
   },
 });

@@ -2,7 +2,6 @@
  * The `workbench` command. Each command group lives in electron/cli/<group>.ts
  * and registers itself here; `main` is what bin/workbench.js and the tests call.
  */
-import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { CliError, type CliIo } from "./cli/io.ts";
 import { registerIngestCommands } from "./cli/ingest.ts";
@@ -14,7 +13,9 @@ import { registerServeCommands } from "./cli/serve.ts";
 import { registerMcpCommands } from "./cli/mcp.ts";
 import { registerDoctorCommand } from "./cli/doctor.ts";
 
-export const VERSION = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+export const VERSION = workbenchVersion();
+import { registerOpenCommands } from "./cli/open.ts";
+import { workbenchVersion } from "./host/common/assets.ts";
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command("workbench")
@@ -31,6 +32,7 @@ export function buildProgram(io: CliIo): Command {
   registerServeCommands(program, io);
   registerMcpCommands(program, io);
   registerDoctorCommand(program, io);
+  registerOpenCommands(program, io);
   for (const command of program.commands) inheritOutput(command, io);
   return program;
 }

@@ -12,9 +12,10 @@ import type { WorkbenchEvent } from "../shared/events.ts";
 import { EVENT_CHANNEL, ipcChannel } from "../shared/ipc-channels.ts";
 import type { EventBus } from "./host/events.ts";
 import { dispatchChannel, type ChannelHandlers } from "./host/handlers/index.ts";
+import { APP_HOST, APP_SCHEME } from "./shell/renderer-protocol.ts";
 
-/** The origin the window's renderer is served from (a privileged custom scheme, see main.ts). */
-export const APP_ORIGIN = "app://workbench";
+/** The origin the window's renderer is served from (a privileged custom scheme, see main.ts and shell/renderer-protocol.ts). */
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
 /** True when the request comes from the top frame of `window`, showing our own renderer. */
 export function isTrustedSender(event: IpcMainInvokeEvent, window: BrowserWindow | undefined): boolean {

@@ -1,84 +1,63 @@
-// `node scripts/electron-build.ts` builds what Electron loads: dist/electron/main.js (the main process, ESM),
-// dist/electron/preload.cjs (the sandboxed preload, CommonJS, everything it
-// needs inlined), and the two files the host starts by URL: the sandbox
-// worker and the spec reader. Our TypeScript is bundled; node_modules stay
-// external and load from the checkout, as with `workbench serve`.
+// `node scripts/electron-build.ts [outDir]` builds the app's bundle, dist/electron/,
+// which needs nothing outside itself but dist/renderer beside it and the
+// production node_modules above it:
 //
-// Host modules find files beside their source with `new URL(..., import.meta.url)`
-// (the guest bootstrap, the demo spec, package.json). In a bundle that URL would
-// point at dist/, so each module's `import.meta.url` becomes its source file's URL,
-// except where it names the worker or the reader, which are built next to main.js.
+//   main.js            the main process (ESM; packages and `electron` stay imports)
+//   preload.cjs        the sandboxed preload (CommonJS, everything inlined)
+//   sandbox-worker.js  the sandbox's worker thread, self-contained (it runs
+//   spec-reader.js     unpacked from app.asar, where node_modules cannot be reached)
+//   workbench.js       the CLI, for MCP clients that launch a process
+//   assets/            files the host reads: guest sources, demo spec, QuickJS's WASM
+//   package.json       {"type": "module"}, so the .js files load as ES modules anywhere
+//
+// What goes where comes from electron/host/common/assets.ts, the same table the host
+// uses to find these files at run time; the bundles get WORKBENCH_BUNDLE
+// defined so that table answers with bundle paths.
 import { existsSync, readFileSync } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { copyFile, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Plugin } from "esbuild";
+import type { BuildOptions } from "esbuild";
+import { ASSET_FILES, BUNDLE_ENTRIES, assetPath, type AssetName, type EntryName } from "../electron/host/common/assets.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 export const ELECTRON_OUT = join(root, "dist", "electron");
 
-const BUNDLE_URL = "__workbench_bundle_url__";
-const BUILT_BESIDE: [RegExp, string][] = [
-  [/new URL\("\.\/worker\.ts", import\.meta\.url\)/g, `new URL("./sandbox-worker.js", ${BUNDLE_URL})`],
-  [/new URL\("\.\/spec-reader\.ts", import\.meta\.url\)/g, `new URL("./spec-reader.js", ${BUNDLE_URL})`],
-];
-
-/** Keeps each module's import.meta.url pointing at its source, but the worker and reader at the bundle's folder. */
-export const sourceUrlPlugin = (keepBundleUrl: string[] = []): Plugin => ({
-  name: "workbench-source-url",
-  setup(build) {
-    build.onLoad({ filter: /\.(ts|js)$/ }, async (args) => {
-      if (args.path.includes("/node_modules/")) return undefined;
-      let text = await readFile(args.path, "utf8");
-      if (!text.includes("import.meta.url") || keepBundleUrl.includes(args.path)) return { contents: text, loader: args.path.endsWith(".ts") ? "ts" : "js" };
-      for (const [pattern, replacement] of BUILT_BESIDE) text = text.replace(pattern, replacement);
-      text = text.replace(/import\.meta\.url/g, JSON.stringify(pathToFileURL(args.path).href)).replaceAll(BUNDLE_URL, "import.meta.url");
-      return { contents: text, loader: args.path.endsWith(".ts") ? "ts" : "js" };
-    });
-  },
-});
-
-/** Builds the host-side bundles of `entries` ({outName: sourcePath}) plus the worker and reader into `outDir`. */
-export async function buildHostBundles(outDir: string, entries: Record<string, string>, { keepBundleUrl = [] as string[] } = {}): Promise<void> {
-  const { build } = await import("esbuild");
-  const entryPoints = {
-    ...entries,
-    "sandbox-worker": join(root, "electron/host/sandbox/worker.ts"),
-    "spec-reader": join(root, "electron/host/tools/spec-reader.ts"),
-  };
-  await build({
-    entryPoints,
-    outdir: outDir,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node22",
-    packages: "external",
-    external: ["electron"],
-    plugins: [sourceUrlPlugin(keepBundleUrl)],
-    logLevel: "warning",
-    sourcemap: "linked",
-  });
-}
+/** Worker bundles are ES modules that inline CommonJS packages; those need `require` for Node built-ins. */
+const REQUIRE_SHIM = 'import { createRequire as __workbenchCreateRequire } from "node:module"; const require = __workbenchCreateRequire(import.meta.url);';
 
 export async function buildElectron(outDir = ELECTRON_OUT): Promise<void> {
   const { build } = await import("esbuild");
-  const main = join(root, "electron/main.ts");
-  await buildHostBundles(outDir, { main }, { keepBundleUrl: [main] });
-  await build({
-    entryPoints: { preload: join(root, "electron/preload.ts") },
+  const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+  const common: BuildOptions = {
     outdir: outDir,
-    outExtension: { ".js": ".cjs" },
     bundle: true,
     platform: "node",
-    format: "cjs",
     target: "node22",
-    external: ["electron"],
+    // Inlined modules share the bundle's import.meta: none of them is the script Node was asked to run.
+    define: { WORKBENCH_BUNDLE: JSON.stringify({ version }), "import.meta.main": "false" },
     logLevel: "warning",
-  });
+    sourcemap: "linked",
+  };
+  const source = (name: EntryName) => join(root, BUNDLE_ENTRIES[name].source);
+  const outName = (name: EntryName) => BUNDLE_ENTRIES[name].bundle.replace(/\.js$/, "");
+
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  await Promise.all([
+    build({ ...common, format: "esm", packages: "external", external: ["electron"], entryPoints: { main: join(root, "electron/main.ts"), [outName("cli")]: source("cli") } }),
+    build({ ...common, format: "esm", banner: { js: REQUIRE_SHIM }, entryPoints: { [outName("sandboxWorker")]: source("sandboxWorker"), [outName("specReader")]: source("specReader") } }),
+    build({ ...common, format: "cjs", external: ["electron"], outExtension: { ".js": ".cjs" }, entryPoints: { preload: join(root, "electron/preload.ts") } }),
+  ]);
+  for (const name of Object.keys(ASSET_FILES) as AssetName[]) {
+    const target = join(outDir, ASSET_FILES[name].bundle);
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(assetPath(name), target);
+  }
+  await writeFile(join(outDir, "package.json"), `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
 }
 
-/** True when dist/electron is older than any TypeScript it is built from. */
+/** True when dist/electron is older than anything it is built from. */
 export async function electronBuildIsStale(outDir = ELECTRON_OUT): Promise<boolean> {
   let built: number;
   try {
@@ -86,9 +65,10 @@ export async function electronBuildIsStale(outDir = ELECTRON_OUT): Promise<boole
   } catch {
     return true;
   }
-  for (const dir of ["electron", "shared"]) {
+  if ((await stat(join(root, "package.json"))).mtimeMs > built) return true;
+  for (const dir of ["electron", "shared", "specs/demo", "bin"]) {
     for (const entry of await readdir(join(root, dir), { recursive: true })) {
-      if (!/\.(ts|js)$/.test(entry) || entry.endsWith(".test.ts")) continue;
+      if (!/\.(ts|js|yaml)$/.test(entry) || entry.endsWith(".test.ts")) continue;
       if ((await stat(join(root, dir, entry))).mtimeMs > built) return true;
     }
   }
@@ -114,6 +94,7 @@ export function electronUnavailable(env: NodeJS.ProcessEnv = process.env, platfo
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  await buildElectron();
-  process.stdout.write(`built ${ELECTRON_OUT}\n`);
+  const out = process.argv[2] ? resolve(process.argv[2]) : ELECTRON_OUT;
+  await buildElectron(out);
+  process.stdout.write(`built ${out}\n`);
 }

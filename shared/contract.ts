@@ -88,6 +88,8 @@ export interface ConnectInfo {
   token: string;
   /** `workbench mcp --data-dir ...`: for clients that launch a process. */
   stdioCommand: string[];
+  /** Environment the stdio command needs (the app's executable runs the CLI as Node with ELECTRON_RUN_AS_NODE=1). */
+  stdioEnv?: Record<string, string>;
   snippets: { claudeDesktop: string; claudeCode: string; cursor: string };
 }
 
@@ -106,8 +108,32 @@ export interface RunDetail {
 
 export type Ack = { ok: true; message?: string } | { ok: false; message: string };
 
+/** What a window can be asked to show from outside it: a run, or the approvals inbox (at one run's waiting call). */
+export const openTarget = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("run"), runId }).strict(),
+  z.object({ kind: z.literal("inbox"), runId: runId.optional() }).strict(),
+]);
+export type OpenTarget = z.infer<typeof openTarget>;
+
+/** One open tab, as the desktop app remembers it between launches. */
+export const tabRef = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("operation"), api: apiName, operationId: z.string().min(1).max(500) }).strict(),
+  z.object({ kind: z.literal("program"), programId: z.string().min(1).max(100) }).strict(),
+  z.object({ kind: z.literal("run"), runId }).strict(),
+  z.object({ kind: z.literal("api"), api: apiName }).strict(),
+  z.object({ kind: z.enum(["inbox", "history", "vault", "connect", "settings"]) }).strict(),
+]);
+export type TabRef = z.infer<typeof tabRef>;
+export const uiSession = z.object({ tabs: z.array(tabRef).max(100), active: z.number().int().min(0).max(99).optional() }).strict();
+export type UiSession = z.infer<typeof uiSession>;
+
 export const contract = {
   "app.info": channel<{ version: string; dataDir: string; node: string; shell: "electron" | "browser" }>()(empty),
+  /** Asks every open window to show a run or the inbox (`workbench open <run>`, a codemode-workbench:// link). */
+  "app.open": channel<Ack>()(z.object({ target: openTarget }).strict()),
+  /** The tabs open when the app last closed; null where nothing keeps them (a browser tab of `workbench serve`). */
+  "ui.session.get": channel<UiSession | null>()(empty),
+  "ui.session.save": channel<Ack>()(uiSession),
 
   "apis.list": channel<ApiSummary[]>()(empty),
   "apis.operations": channel<OperationRow[]>()(z.object({ api: apiName }).strict()),

@@ -2,6 +2,7 @@
  * The event bus's events: one stream that the UI (over IPC or server-sent
  * events) and the MCP layer (to notify agents) subscribe to.
  */
+import type { OpenTarget } from "./contract.ts";
 import type { Envelope } from "./envelope.ts";
 import type { PendingDecision, RunSummary } from "./runs.ts";
 
@@ -10,6 +11,7 @@ export type WorkbenchEvent =
   | { type: "run.finished"; runId: string; envelope: Envelope }
   | { type: "decision.requested"; decision: PendingDecision }
   | { type: "decision.made"; runId: string; callIndex: number; decision: "approved" | "denied" | "expired" | "cancelled"; by: string }
+  | { type: "app.open"; target: OpenTarget }
   | { type: "apis.changed" }
   | { type: "settings.changed" }
   | { type: "vault.changed" };

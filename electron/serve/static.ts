@@ -6,11 +6,11 @@
 import { createReadStream, existsSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join, normalize, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { rendererDir } from "../host/common/assets.ts";
 import { contentTypeOf } from "../host/common/content-types.ts";
 import { BASE_HEADERS, CSP, sendText } from "./security.ts";
 
-export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL("../../dist/renderer", import.meta.url));
+export const DEFAULT_RENDERER_DIR = rendererDir();
 
 export const NOT_BUILT_MESSAGE = "The workbench UI has not been built, so there is nothing to show here yet. Build it with `npm run build` (or `npm install`, which builds it) in the workbench checkout, then reload this page. The bridge and /mcp work meanwhile.";
 

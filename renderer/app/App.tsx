@@ -5,12 +5,12 @@
  * the console's run); each view owns its own data.
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { ReplyOf } from "../../shared/contract.ts";
+import type { OpenTarget, ReplyOf } from "../../shared/contract.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import { errorMessage } from "../bridge/index.ts";
 import { ActionsContext, editorRegistry, type ViewKind, type WorkbenchActions } from "./actions.ts";
 import { DEFAULT_PROGRAM, usePrograms } from "./programs.ts";
-import { tabKey, type Tab } from "./tabs.ts";
+import { launchTarget, refToTab, tabKey, tabToRef, type Tab } from "./tabs.ts";
 import { usePersisted } from "./persisted.ts";
 import { useBridge, useChannel, useEvents, useStreamState } from "./workbench-context.tsx";
 import { useToast } from "./toasts.tsx";
@@ -32,7 +32,10 @@ import { AddApiDialog } from "../addapi/AddApiDialog.tsx";
 import { ApiSettingsView } from "../addapi/ApiSettingsView.tsx";
 import "./App.css";
 
-const ProgramTab = lazy(() => import("../editor/ProgramTab.tsx"));
+// The first tab is usually a program: fetch Monaco while the window starts, not after it has rendered.
+const loadProgramTab = () => import("../editor/ProgramTab.tsx");
+const ProgramTab = lazy(loadProgramTab);
+void loadProgramTab();
 
 export type AppInfo = ReplyOf<"app.info">;
 
@@ -65,6 +68,9 @@ export function App({ info }: { info: AppInfo }) {
   const lastProgram = useRef<string | null>(null);
   const awaitingUiRun = useRef(false);
   const filterRef = useRef<HTMLInputElement>(null);
+  const [inboxFocus, setInboxFocus] = useState<{ runId: string }>();
+  /** The desktop app reopens the last session's tabs; until they are back, nothing is saved over them. */
+  const [sessionRestored, setSessionRestored] = useState(false);
 
   // Program tabs follow the saved programs: one tab each, opened once they load.
   const programsOpened = useRef(false);
@@ -78,7 +84,29 @@ export function App({ info }: { info: AppInfo }) {
     setTabs((t) => [...list.map((p): Tab => ({ kind: "program", key: tabKey.program(p.id), programId: p.id })), ...t]);
     setActive((a) => a ?? tabKey.program(list[0]!.id));
     lastProgram.current = list[0]!.id;
-  }, [programs, apis.data]);
+    if (info.shell !== "electron") return;
+    const known = new Set(list.map((p) => p.id));
+    api["ui.session.get"]({})
+      .then((saved) => {
+        if (!saved) return;
+        const restored = saved.tabs.filter((ref) => ref.kind !== "program" || known.has(ref.programId)).map(refToTab);
+        const keys = new Set(restored.map((t) => t.key));
+        setTabs((open) => [...restored, ...open.filter((t) => !keys.has(t.key))]);
+        const activeRef = saved.active === undefined ? undefined : saved.tabs[saved.active];
+        if (activeRef) setActive(refToTab(activeRef).key);
+      })
+      .catch(() => {})
+      .finally(() => setSessionRestored(true));
+  }, [programs, apis.data, info.shell, api]);
+
+  useEffect(() => {
+    if (!sessionRestored) return;
+    const timer = setTimeout(() => {
+      const index = tabs.findIndex((t) => t.key === active);
+      void api["ui.session.save"]({ tabs: tabs.slice(0, 100).map(tabToRef), ...(index >= 0 && index < 100 ? { active: index } : {}) }).catch(() => {});
+    }, 400);
+    return () => clearTimeout(timer);
+  }, [sessionRestored, tabs, active, api]);
 
   const openTab = useCallback((tab: Tab) => {
     setTabs((all) => (all.some((t) => t.key === tab.key) ? all : [...all, tab]));
@@ -162,6 +190,7 @@ export function App({ info }: { info: AppInfo }) {
   );
 
   useEvents((event) => {
+    if (event.type === "app.open") showTarget(event.target);
     if (event.type === "run.updated" && awaitingUiRun.current && event.run.source.kind === "ui" && event.run.status === "running") {
       awaitingUiRun.current = false;
       setConsole((c) => (c.running && !c.runId ? { ...c, runId: event.run.id } : c));
@@ -205,6 +234,22 @@ export function App({ info }: { info: AppInfo }) {
     }),
     [openTab, newProgram, activeTab, programs],
   );
+
+  /** A run or the inbox, asked for from outside the window: a notification, the tray, a link, `workbench open`. */
+  const showTarget = useCallback(
+    (target: OpenTarget) => {
+      if (target.kind === "run") return actions.openRun(target.runId);
+      setInboxFocus(target.runId ? { runId: target.runId } : undefined);
+      actions.openView("inbox");
+    },
+    [actions],
+  );
+  useEffect(() => {
+    const target = launchTarget(location.hash);
+    if (!target) return;
+    history.replaceState(null, "", location.pathname + location.search);
+    showTarget(target);
+  }, [showTarget]);
 
   // Window-wide shortcuts. Single keys only fire outside text fields.
   useEffect(() => {
@@ -303,6 +348,7 @@ export function App({ info }: { info: AppInfo }) {
                       setMeta={setMeta}
                       runProgram={runProgram}
                       decisions={decisions}
+                      inboxFocus={inboxFocus}
                     />
                   </section>
                 ))}
@@ -345,6 +391,7 @@ function TabContent({
   setMeta,
   runProgram,
   decisions,
+  inboxFocus,
 }: {
   tab: Tab;
   visible: boolean;
@@ -353,6 +400,7 @@ function TabContent({
   setMeta: React.Dispatch<React.SetStateAction<Record<string, ProgramMeta>>>;
   runProgram: (id: string) => Promise<void>;
   decisions: ReturnType<typeof useChannel<"decisions.list">>;
+  inboxFocus: { runId: string } | undefined;
 }) {
   switch (tab.kind) {
     case "operation":
@@ -378,7 +426,7 @@ function TabContent({
     case "api":
       return <ApiSettingsView api={tab.api} />;
     case "inbox":
-      return <InboxView decisions={decisions.data} error={decisions.error} reload={decisions.reload} visible={visible} />;
+      return <InboxView decisions={decisions.data} error={decisions.error} reload={decisions.reload} visible={visible} focusRunId={inboxFocus} />;
     case "history":
       return <HistoryView visible={visible} />;
     case "vault":

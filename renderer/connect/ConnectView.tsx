@@ -93,8 +93,8 @@ export function ConnectView() {
             </dd>
             <dt>For clients that start a process (stdio)</dt>
             <dd>
-              <code>{data.stdioCommand.join(" ")}</code>
-              <CopyButton text={data.stdioCommand.join(" ")} />
+              <code>{stdioLine(data)}</code>
+              <CopyButton text={stdioLine(data)} />
             </dd>
           </dl>
           <section className="connect-snippets">
@@ -118,4 +118,10 @@ export function ConnectView() {
       )}
     </div>
   );
+}
+
+/** The command as a shell line, with the environment it needs in front (`ELECTRON_RUN_AS_NODE=1 …` in the app). */
+function stdioLine(info: { stdioCommand: string[]; stdioEnv?: Record<string, string> }): string {
+  const env = Object.entries(info.stdioEnv ?? {}).map(([name, value]) => `${name}=${value}`);
+  return [...env, ...info.stdioCommand].join(" ");
 }

@@ -1,9 +1,9 @@
 /**
- * Monaco, bundled by Vite (no CDN, so the CSP's script-src 'self' holds), set
- * up once: its workers, a TypeScript service that knows the registered APIs
+ * Monaco, bundled by Vite (no CDN, so the CSP's script-src 'self' holds), with
+ * only JavaScript and TypeScript (monaco-editor.ts), set up once: its workers, a TypeScript service that knows the registered APIs
  * (`apis.declarations` as an extra lib), and the OS's light or dark theme.
  */
-import * as monaco from "monaco-editor";
+import * as monaco from "./monaco-editor.ts";
 import EditorWorker from "monaco-editor/editor/editor.worker?worker";
 import TsWorker from "monaco-editor/language/typescript/ts.worker?worker";
 import { CONSOLE_DECLARATION } from "../../shared/program-globals.ts";

@@ -16,15 +16,34 @@ import { linesCalling } from "../common/program-lines.ts";
 import { RequestBlock } from "../run/CallTimeline.tsx";
 import "./InboxView.css";
 
-export function InboxView({ decisions, error, reload, visible }: { decisions: PendingDecision[] | undefined; error: string | undefined; reload: () => void; visible: boolean }) {
+export function InboxView({
+  decisions,
+  error,
+  reload,
+  visible,
+  focusRunId,
+}: {
+  decisions: PendingDecision[] | undefined;
+  error: string | undefined;
+  reload: () => void;
+  visible: boolean;
+  /** The run whose waiting call to put the keyboard on (a notification or a link asked for it). */
+  focusRunId?: { runId: string } | undefined;
+}) {
   const actions = useActions();
   const list = useRef<HTMLDivElement>(null);
   const now = useNow(1000);
 
-  // Opening the inbox puts the keyboard on the first request.
+  // Opening the inbox puts the keyboard on the request asked for, else the first one.
   useEffect(() => {
-    if (visible) requestAnimationFrame(() => list.current?.querySelector<HTMLElement>(".decision")?.focus());
-  }, [visible, decisions?.length]);
+    if (!visible) return;
+    requestAnimationFrame(() => {
+      const cards = list.current?.querySelectorAll<HTMLElement>(".decision");
+      const wanted = focusRunId ? [...(cards ?? [])].find((c) => c.dataset.runId === focusRunId.runId) : undefined;
+      (wanted ?? cards?.[0])?.focus();
+      wanted?.scrollIntoView({ block: "nearest" });
+    });
+  }, [visible, decisions?.length, focusRunId]);
 
   const move = (from: HTMLElement, delta: number) => {
     const cards = [...(list.current?.querySelectorAll<HTMLElement>(".decision") ?? [])];
@@ -114,6 +133,7 @@ function DecisionCard({ decision, now, onMove }: { decision: PendingDecision; no
     <article
       ref={card}
       className="decision"
+      data-run-id={decision.runId}
       tabIndex={0}
       aria-labelledby={titleId}
       aria-keyshortcuts="A D Shift+A J K"

@@ -134,7 +134,8 @@ function send(res: ServerResponse, status: number, payload: unknown, headers: Re
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// `node specs/demo/server.ts`. Bundles define import.meta.main as false: an inlined module is never the script that was run.
+if (import.meta.main) {
   const arg = (name: string) => {
     const i = process.argv.indexOf(name);
     return i >= 0 ? process.argv[i + 1] : undefined;

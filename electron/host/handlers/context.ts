@@ -4,7 +4,7 @@
  * MCP connection details come from. Who is calling (`Caller`) travels with
  * each request, so a decision made from the CLI is recorded as such.
  */
-import type { ChannelName, ConnectInfo, ParsedRequestOf, ReplyOf } from "../../../shared/contract.ts";
+import type { ChannelName, ConnectInfo, ParsedRequestOf, ReplyOf, UiSession } from "../../../shared/contract.ts";
 import type { Workbench } from "../workbench.ts";
 
 /** The MCP endpoint's details for the Connect screen; rotating invalidates the old token at once. */
@@ -13,10 +13,18 @@ export interface ConnectProvider {
   rotate(): Promise<ConnectInfo>;
 }
 
+/** Where the desktop app keeps its open tabs between launches (its own settings, not the data directory). */
+export interface UiSessionStore {
+  get(): UiSession | null;
+  save(session: UiSession): void;
+}
+
 export interface HandlerContext {
   workbench: Workbench;
   shell: "electron" | "browser";
   connect: ConnectProvider;
+  /** Only the app has one; a browser tab's session is not kept. */
+  uiSession?: UiSessionStore;
   /** Used to fetch specs given by URL; defaults to the global fetch. */
   fetch?: typeof fetch;
   log?: (message: string) => void;

@@ -205,6 +205,26 @@ describe("channel handlers", () => {
     expect(JSON.parse(info.snippets.claudeDesktop).mcpServers.workbench.args).toEqual([expect.stringMatching(/bin\/workbench\.js$/), "mcp", "--data-dir", bench.dataDir]);
     expect((await call("connect.rotate", {})).token).toBe("tok-2");
   });
+
+  it("asks the windows to show a run or the inbox (app.open), for runs that exist", async () => {
+    const run = (await call("runs.list", {}))[0]!.id;
+    const events: WorkbenchEvent[] = [];
+    const off = bench.workbench.bus.subscribe((e) => events.push(e));
+    expect(await call("app.open", { target: { kind: "run", runId: run } })).toEqual({ ok: true, message: "shown in the open browser tabs of workbench serve" });
+    expect(await call("app.open", { target: { kind: "inbox" } })).toMatchObject({ ok: true });
+    off();
+    expect(events).toEqual([
+      { type: "app.open", target: { kind: "run", runId: run } },
+      { type: "app.open", target: { kind: "inbox" } },
+    ]);
+    const missing = await dispatchChannel(handlers, "app.open", { target: { kind: "run", runId: "run_nope" } }, { actor: "cli" });
+    expect(missing.ok ? undefined : missing.error.error).toEqual({ code: "not-found", message: `there is no run run_nope in ${bench.dataDir}` });
+  });
+
+  it("keeps no tab session in a browser tab (only the app has one)", async () => {
+    expect(await call("ui.session.get", {})).toBeNull();
+    expect(await call("ui.session.save", { tabs: [{ kind: "inbox" }] })).toEqual({ ok: false, message: "only the desktop app keeps open tabs between launches" });
+  });
 });
 
 /** Type-checks `program` against the declarations, as Monaco would (lib es2022, no DOM). */

@@ -4,25 +4,35 @@
  * `dispatchChannel`, which parses the request with the channel's zod schema
  * before any handler sees it and turns failures into `ChannelError` data.
  */
-import { createRequire } from "node:module";
 import { contract, type ChannelError, type ChannelName, type ParsedRequestOf, type ReplyOf } from "../../../shared/contract.ts";
+import { workbenchVersion } from "../common/assets.ts";
 import { apiHandlers } from "./apis.ts";
 import type { Caller, ChannelHandler, ChannelHandlers, HandlerContext } from "./context.ts";
 import { reportInternalError } from "../common/host-log.ts";
-import { ChannelFailure, channelError } from "./failure.ts";
+import { ChannelFailure, channelError, notFound } from "./failure.ts";
 import { programHandlers } from "./programs.ts";
 import { runHandlers } from "./runs.ts";
 import { settingsHandlers } from "./settings.ts";
 import { vaultHandlers } from "./vault.ts";
 
-export type { Caller, ChannelHandlers, ConnectProvider, HandlerContext } from "./context.ts";
+export type { Caller, ChannelHandlers, ConnectProvider, HandlerContext, UiSessionStore } from "./context.ts";
 export { ChannelFailure } from "./failure.ts";
-
-const VERSION = (createRequire(import.meta.url)("../../../package.json") as { version: string }).version;
 
 export function createHandlers(ctx: HandlerContext): ChannelHandlers {
   return {
-    "app.info": async () => ({ version: VERSION, dataDir: ctx.workbench.dataDir, node: process.version, shell: ctx.shell }),
+    "app.info": async () => ({ version: workbenchVersion(), dataDir: ctx.workbench.dataDir, node: process.version, shell: ctx.shell }),
+    // The windows (the app's, or the browser tabs of `workbench serve`) hear it on the event stream and show the target.
+    "app.open": async ({ target }) => {
+      if (target.runId && !ctx.workbench.store.getRunSummary(target.runId)) throw notFound(`there is no run ${target.runId} in ${ctx.workbench.dataDir}`);
+      ctx.workbench.bus.publish({ type: "app.open", target });
+      return { ok: true, message: ctx.shell === "electron" ? "shown in the app" : "shown in the open browser tabs of workbench serve" };
+    },
+    "ui.session.get": async () => ctx.uiSession?.get() ?? null,
+    "ui.session.save": async (session) => {
+      if (!ctx.uiSession) return { ok: false, message: "only the desktop app keeps open tabs between launches" };
+      ctx.uiSession.save(session);
+      return { ok: true };
+    },
     ...apiHandlers(ctx),
     ...runHandlers(ctx),
     ...vaultHandlers(ctx),

@@ -10,7 +10,6 @@
  * tool list (names fixed, descriptions built from the registry) must be
  * computed at each `tools/list`, not registered once.
  */
-import { createRequire } from "node:module";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -27,6 +26,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Envelope } from "../../../shared/envelope.ts";
 import type { RunSource } from "../../../shared/runs.ts";
+import { workbenchVersion } from "../common/assets.ts";
 import type { ToolNames } from "../tools/descriptions.ts";
 import { TOOL_ROLES, toolDefinitions, toolNames, type ToolDefinition, type ToolRole } from "../tools/definitions.ts";
 import { runView } from "../tools/run-view.ts";
@@ -36,7 +36,7 @@ import { RunWatch } from "./run-watch.ts";
 
 export const SERVER_NAME = "codemode-workbench";
 const RESOURCE_SCHEME = "coderun://";
-const VERSION = (createRequire(import.meta.url)("../../../package.json") as { version: string }).version;
+const VERSION = workbenchVersion();
 
 export interface McpSessionOptions {
   toolNames?: Partial<ToolNames>;

@@ -9,8 +9,8 @@
  * HAR allows when the name starts with an underscore.
  */
 import { STATUS_CODES } from "node:http";
-import { createRequire } from "node:module";
 import type { CallRecord, FirstAttempt, RecordedRequest, RecordedResponse } from "../../../shared/runs.ts";
+import { workbenchVersion } from "../common/assets.ts";
 import { callStatusColumns, SENT_STATES } from "./rows.ts";
 import type { CodeRunStore } from "./store.ts";
 
@@ -220,12 +220,6 @@ function defined<T extends object>(record: T): T {
   return record;
 }
 
-/** The version from package.json when running from source; "unknown" in a bundle that has none beside it. */
 function defaultCreator(): { name: string; version: string } {
-  try {
-    const pkg = createRequire(import.meta.url)("../../../package.json") as { version?: string };
-    return { name: "Codemode Workbench", version: pkg.version ?? "unknown" };
-  } catch {
-    return { name: "Codemode Workbench", version: "unknown" };
-  }
+  return { name: "Codemode Workbench", version: workbenchVersion() };
 }

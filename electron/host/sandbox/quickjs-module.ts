@@ -4,13 +4,13 @@
  * (V8 compiles lazily), so it is done synchronously on first use.
  */
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { assetPath } from "../common/assets.ts";
 import { wasm, type WasmModule } from "./wasm.ts";
 
 let compiled: WasmModule | undefined;
 
 /** Throws when the QuickJS build cannot be found or compiled (a broken install). */
 export function compiledQuickJS(): WasmModule {
-  compiled ??= new wasm.Module(readFileSync(createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm")));
+  compiled ??= new wasm.Module(readFileSync(assetPath("quickjsWasm")));
   return compiled;
 }

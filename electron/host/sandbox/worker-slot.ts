@@ -5,6 +5,7 @@
  * builtin), and how to end it.
  */
 import { Worker } from "node:worker_threads";
+import { entryUrl } from "../common/assets.ts";
 import { CPU_MICROS, SEGMENT_START_MICROS, nowMicros } from "./timing.ts";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
 import type { RunTicket } from "./run-ticket.ts";
@@ -37,7 +38,7 @@ export class WorkerSlot {
     const timing = new SharedArrayBuffer(16);
     this.timing = new BigInt64Array(timing);
     const workerData: WorkerInit = { ...init, timing };
-    this.worker = new Worker(new URL("./worker.ts", import.meta.url), {
+    this.worker = new Worker(entryUrl("sandboxWorker"), {
       workerData,
       resourceLimits: { stackSizeMb: WORKER_STACK_MB },
       // Flags about how the parent's entry was given (`node --input-type=module -e`) stop a worker file from loading.

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
+import { assetPath } from "../common/assets.ts";
 import { DatasetCache } from "./dataset-cache.ts";
 import { GuestRun } from "./guest-run.ts";
 import { createGuestInstance, type GuestInstance } from "./guest-instance.ts";
@@ -17,8 +18,8 @@ import { CPU_MICROS, SEGMENT_START_MICROS } from "./timing.ts";
 const init = workerData as WorkerInit;
 const port = parentPort!;
 const timing = new BigInt64Array(init.timing);
-const bootstrapSource = readFileSync(new URL("./guest/bootstrap.js", import.meta.url), "utf8");
-const inspectSource = readFileSync(new URL("./guest/inspect.js", import.meta.url), "utf8");
+const bootstrapSource = readFileSync(assetPath("guestBootstrap"), "utf8");
+const inspectSource = readFileSync(assetPath("guestInspect"), "utf8");
 const datasetCache = new DatasetCache(init.datasetCacheChars);
 const readers = new Map<string, Promise<DatasetReader>>();
 

@@ -8,13 +8,14 @@
 import { randomInt } from "node:crypto";
 import type { Envelope } from "../../../shared/envelope.ts";
 import type { RunSource } from "../../../shared/runs.ts";
+import { entryUrl } from "../common/assets.ts";
 import type { ApiTarget } from "../proxy/types.ts";
 import type { CodeRunStore } from "../runs/store.ts";
 import { outcomeToEnvelope } from "../sandbox/envelope.ts";
 import type { Dataset, RunLimits, RunOutcome, RunRequest } from "../sandbox/types.ts";
 import { searchPrelude } from "./search-prelude.ts";
 
-export const SPEC_READER_URL = new URL("./spec-reader.ts", import.meta.url).href;
+export const SPEC_READER_URL = entryUrl("specReader").href;
 
 export interface SearchDeps {
   store: CodeRunStore;

@@ -18,7 +18,7 @@
  *   stick (shell/settings.ts, electron-store).
  *
  * Built to dist/electron/main.js by scripts/electron-build.ts; files are found
- * through host/assets.ts.
+ * through host/common/assets.ts.
  */
 import { join } from "node:path";
 import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, nativeTheme, Notification, protocol, safeStorage, screen, session, shell, Tray, type MenuItemConstructorOptions } from "electron";

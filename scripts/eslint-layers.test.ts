@@ -19,10 +19,11 @@ async function layerErrors(file: string, source: string): Promise<string[]> {
 }
 
 describe("the host layering rule (workbench/layers)", () => {
-  it("sandbox/ imports only itself and shared/", async () => {
+  it("sandbox/ imports only itself, shared/ and the asset table", async () => {
     expect(await layerErrors("electron/host/sandbox/probe.ts", 'import { sendCall } from "../proxy/pipeline.ts";\nvoid sendCall;\n')).toEqual([
-      expect.stringMatching(/^electron\/host\/sandbox\/probe\.ts may not import electron\/host\/proxy\/pipeline\.ts: the layer electron\/host\/sandbox\/\*\* imports only electron\/host\/sandbox\/\*\*, shared\/\*\*/),
+      expect.stringMatching(/^electron\/host\/sandbox\/probe\.ts may not import electron\/host\/proxy\/pipeline\.ts: the layer electron\/host\/sandbox\/\*\* imports only electron\/host\/sandbox\/\*\*, electron\/host\/common\/assets\.ts, shared\/\*\*/),
     ]);
+    expect(await layerErrors("electron/host/sandbox/probe.ts", 'export { assetPath } from "../common/assets.ts";\n')).toEqual([]);
     expect(await layerErrors("electron/host/sandbox/probe.ts", 'export { writeFileAtomic } from "../common/atomic-file.ts";\n')).toHaveLength(1);
     expect(await layerErrors("electron/host/sandbox/probe.ts", 'export * from "../vault/vault.ts";\n')).toHaveLength(1);
     expect(await layerErrors("electron/host/sandbox/probe.ts", 'export const load = () => import("../runs/store.ts");\n')).toHaveLength(1);

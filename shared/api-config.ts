@@ -80,6 +80,8 @@ export const apiConfig = z
     passthroughHeaders: z.array(headerName).default([]),
     /** When set, writes carry this header with a fresh key, recorded in the call log. */
     autoIdempotencyHeader: headerName.optional(),
+    /** How writes to this API are approved: from a plan of the program's writes (default), or each on its own. */
+    approvals: z.enum(["plan", "per-call"]).optional(),
     /** Response headers a program may read (content-type is always there). */
     responseHeaders: z.array(headerName).default([]),
   })

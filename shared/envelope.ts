@@ -75,8 +75,20 @@ export interface EnvelopePending {
   expires_at?: string;
   /** Asked again: a person approved this call before, and the request changed since. */
   changes?: string[];
+  /** The run planned its writes: what a person approves at once (the waiting call is its first write). */
+  plan?: EnvelopePlan;
   /** How to learn the outcome later. */
   next: string;
+}
+
+/** A plan, compact: how many writes to which operations, what depends on what, how the forecast ended. */
+export interface EnvelopePlan {
+  writes: number;
+  operations: { api: string; operation: string; count: number }[];
+  /** "write 4 (DELETE /items/{id}) uses write 1's response (body.id)". */
+  depends?: string[];
+  /** Set when the forecast stopped before the program's end (it threw on a forecast value, a limit). */
+  stopped?: string;
 }
 
 export interface Envelope {

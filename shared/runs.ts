@@ -7,6 +7,8 @@ import type { CallStatus, Decision, Envelope, RunFailureReason, RunStatus } from
 
 export type RunTool = "search" | "execute";
 export type RunPolicy = "read_only" | "all";
+/** How a run's writes are approved: all at once from a forecast (`plan`), or each as the program reaches it. */
+export type ApprovalMode = "plan" | "per-call";
 
 /** Who started a run: a person in the UI or CLI, or an MCP client by name and version. */
 export interface RunSource {
@@ -22,6 +24,8 @@ export interface CodeRun {
   source: RunSource;
   tool: RunTool;
   policy: RunPolicy;
+  /** How writes are approved (runs from before plans existed: per-call). */
+  approvals?: ApprovalMode;
   program: string;
   clock: number;
   seed: number;
@@ -99,6 +103,8 @@ export interface CallRecord {
   requestFingerprint?: string;
   /** The first exchange of a call that got 401 and was retried once with a refreshed credential. */
   firstAttempt?: FirstAttempt;
+  /** Set when this call was sent as write N of an approved plan. */
+  planWrite?: number;
 }
 
 /** One request the upstream received and answered, before the call's final exchange. */
@@ -164,4 +170,66 @@ export interface PendingDecision {
   expiresAt?: string;
   /** Set when a person approved this call before and the request changed since: what changed, in words. */
   changes?: string[];
+  /** Set when the run forecast its writes: the whole plan, decided at once (the waiting call is its first write). */
+  plan?: Plan;
+}
+
+/**
+ * Plan, then apply: when a program reaches its first write that needs a person,
+ * the workbench runs it on to the end without sending writes (each gets a
+ * forecast answer), and asks once for the ordered list of writes it would make.
+ */
+export interface Plan {
+  writes: PlanWrite[];
+  /** How the forecast ended: the program finished, or stopped (often on a forecast value) after the writes listed. */
+  ended: { kind: "completed" } | { kind: "failed"; reason: string; name: string; message: string };
+  /** Reads the forecast made: sent (they are allowed), or answered with a forecast when they used a forecast value. */
+  reads: { index: number; api: string; operation: string; sent: boolean; status?: number | string }[];
+  /** The program's logs during the forecast. */
+  logs: string[];
+  /** What the program returned in the forecast (built on forecast values). */
+  result?: JsonValue;
+}
+
+export interface PlanWrite {
+  /** 1-based place among the plan's writes: what apply compares a live write with. */
+  write: number;
+  /** The call's index in the forecast. */
+  index: number;
+  api: string;
+  /** The call form: an operation id, or "request". */
+  op: string;
+  /** `METHOD /path/template`. */
+  operation: string;
+  operationId?: string;
+  /** As the program passed them (references unexpanded), forecast values included. */
+  arguments: JsonValue;
+  /** The request as a person sees it, forecast values in place. */
+  request: RecordedRequest;
+  /** Binds the approval to this request under the API's settings as they were (see proxy/approval.ts). */
+  requestFingerprint: string;
+  /** Parts of the arguments that come from an earlier write's response, not from the program. */
+  dependsOn: PlanDependency[];
+  /** What the program received instead of a real answer. */
+  forecast: JsonValue;
+  /** Why a person must look at this write in particular (it carries a vault reference, ...). */
+  note?: string;
+}
+
+export interface PlanDependency {
+  /** Where in the arguments: `id`, `body.parent`; `path` for a request() path that holds the value. */
+  at: string;
+  from: { write: number; index: number; operation: string; path: string };
+  /** The forecast value that stands there in the plan. */
+  forecast: string | number;
+  /** True when the value sits inside a longer string (a request() path, a URL). */
+  within?: boolean;
+}
+
+/** A person's decision on a plan: the first `approvedWrites` writes may be sent as planned. */
+export interface PlanApproval {
+  plan: Plan;
+  approvedWrites: number;
+  decidedBy: string;
+  decidedAt: string;
 }

@@ -32,6 +32,7 @@ export interface ApiFlags {
   validate?: "strict" | "warn" | "off";
   timeoutMs?: number;
   maxResponseBytes?: number;
+  approvals?: "plan" | "per-call";
 }
 
 /** Adds the option flags; `set` also gets --no-auth. */
@@ -49,6 +50,7 @@ export function addApiOptionFlags(command: Command, kind: "add" | "set"): Comman
     .option("--passthrough-headers <list>", `request headers programs may set, comma-separated${clear}`, parseList)
     .option("--context <json|@file>", `JSON object programs read as context.<name> (never secrets)${kind === "set" ? '; "{}" clears' : ""}`, parseContext)
     .addOption(new Option("--validate <mode>", "check calls against the spec: strict refuses, warn sends and logs, off skips (default strict)").choices(validationMode.options))
+    .addOption(new Option("--approvals <mode>", "how writes are approved: plan (the program's writes forecast and approved at once; default) or per-call").choices(["plan", "per-call"]))
     .option("--timeout-ms <N>", `timeout of one call, in ms (${API_LIMIT_BOUNDS.timeoutMs.min}–${API_LIMIT_BOUNDS.timeoutMs.max.toLocaleString("en")}; default ${API_LIMIT_BOUNDS.timeoutMs.default.toLocaleString("en")})`, limitParser(API_LIMIT_BOUNDS.timeoutMs))
     .option("--max-response-bytes <N>", `largest response accepted, in bytes (${API_LIMIT_BOUNDS.maxResponseBytes.min.toLocaleString("en")}–${API_LIMIT_BOUNDS.maxResponseBytes.max.toLocaleString("en")}; default ${API_LIMIT_BOUNDS.maxResponseBytes.default.toLocaleString("en")})`, limitParser(API_LIMIT_BOUNDS.maxResponseBytes));
   if (kind === "set") command.option("--no-auth", "remove the API's authentication (scheme, credential, client id and scopes)");
@@ -67,6 +69,7 @@ export function applyApiFlags(io: CliIo, artifact: Artifact, current: ApiConfigI
   if (flags.passthroughHeaders !== undefined) config.passthroughHeaders = flags.passthroughHeaders;
   if (flags.context !== undefined) setOrClear(config, "sandboxGlobals", Object.keys(flags.context).length ? flags.context : "");
   if (flags.validate !== undefined) config.validate = flags.validate;
+  if (flags.approvals !== undefined) config.approvals = flags.approvals;
   if (flags.timeoutMs !== undefined) config.timeoutMs = flags.timeoutMs;
   if (flags.maxResponseBytes !== undefined) config.maxResponseBytes = flags.maxResponseBytes;
   const auth = applyAuthFlags(io, artifact, flags.auth === false ? undefined : current.auth, flags);

@@ -205,9 +205,9 @@ export class Workbench {
   }
 
   /** Approve, deny or always-allow the call a run waits on; resolves with the run's next envelope. */
-  async decide(runId: string, decision: "approve" | "deny" | "always", by: string, message?: string): Promise<{ ok: true; envelope: Envelope } | { ok: false; message: string }> {
+  async decide(runId: string, decision: "approve" | "deny" | "always", by: string, message?: string, writes?: number): Promise<{ ok: true; envelope: Envelope } | { ok: false; message: string }> {
     await this.ready();
-    const result = this.engine.decide(runId, { decision, by, ...(message ? { message } : {}) });
+    const result = this.engine.decide(runId, { decision, by, ...(message ? { message } : {}), ...(writes !== undefined ? { writes } : {}) });
     if (!result.ok) return result;
     return { ok: true, envelope: await result.continuation };
   }

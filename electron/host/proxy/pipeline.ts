@@ -24,7 +24,7 @@
 import type { HttpMethod, Operation } from "../../../shared/artifact.ts";
 import type { Decision } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
-import type { CallRecord, FirstAttempt, PendingDecision, RecordedRequest, RecordedResponse, RunPolicy, RunSource } from "../../../shared/runs.ts";
+import type { CallRecord, FirstAttempt, PendingDecision, Plan, RecordedRequest, RecordedResponse, RunPolicy, RunSource } from "../../../shared/runs.ts";
 import { reportInternalError } from "../common/host-log.ts";
 import { describeChanges, requestFingerprint } from "./approval.ts";
 import { attachCredential, previewCredential } from "./attach.ts";
@@ -79,7 +79,31 @@ export interface CallContext {
   onDecisionRequested(decision: PendingDecision): void;
   /** A line for the run's logs (validation warnings, unchecked patterns). */
   note(message: string): void;
+  /**
+   * The run plans its writes. Asked (synchronously) when a call would ask a
+   * person: "first" for the call that begins the forecast (recorded as waiting
+   * and handed back), "join" for one that raced it (handed back unrecorded, a
+   * write of the plan); the attempt forecasts the rest of the program and asks
+   * once for the whole plan.
+   */
+  forecast?(target: ApiTarget): "first" | "join" | undefined;
+  /** A plan was approved: may this call, which would ask a person, be sent as one of its writes? */
+  planVerdict?(call: PlannedCallCheck): Promise<PlanVerdict>;
 }
+
+/** What the plan check sees of a call that would ask a person. */
+export interface PlannedCallCheck {
+  index: number;
+  guest: GuestCall;
+  prepared: PreparedCall;
+  shown: RecordedRequest;
+}
+
+export type PlanVerdict =
+  /** Write `write` of the approved plan: sent as approved by the plan's decider. */
+  | { kind: "send"; write: number; by: string; at: string }
+  /** Beyond the plan, or different from it: asks a person for this write alone, saying how it differs. */
+  | { kind: "ask"; changes: string[] };
 
 export interface LiveCall {
   index: number;
@@ -96,7 +120,9 @@ export type CallResult =
   /** Recorded as pending and put to a person; the attempt ends here. */
   | { kind: "wait"; decision: PendingDecision }
   /** The attempt stopped before this call got anywhere: nothing recorded, nothing sent. */
-  | { kind: "stopped" };
+  | { kind: "stopped" }
+  /** Planning: a write that needs a person, not sent; `first` is recorded as waiting, and the attempt forecasts from here. */
+  | { kind: "forecast"; first: boolean; prepared: PreparedCall; described: CallEntry; shown: RecordedRequest };
 
 export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall): Promise<CallResult> {
   const { index, guest, signature, approved } = live;
@@ -136,16 +162,33 @@ export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall)
     ctx.log.replaceCall(described);
     return askPerson(ctx, described, shown, changes);
   }
-  if (asking) {
+  // A write of an approved plan is sent as planned, or asks alone; without a plan, planning forecasts, else a person is asked.
+  let planned: Extract<PlanVerdict, { kind: "send" }> | undefined;
+  if (asking && ctx.planVerdict) {
+    const verdict = await ctx.planVerdict({ index, guest, prepared, shown });
+    if (ctx.stopped()) return { kind: "stopped" };
+    if (verdict.kind === "ask") {
+      ctx.log.recordCall(described);
+      return askPerson(ctx, described, shown, verdict.changes);
+    }
+    planned = verdict;
+  }
+  const role = asking && !planned ? ctx.forecast?.(prepared.target) : undefined;
+  if (role) {
+    if (role === "first") ctx.log.recordCall(described);
+    return { kind: "forecast", first: role === "first", prepared, described, shown };
+  } else if (asking && !planned) {
     ctx.log.recordCall(described);
     return askPerson(ctx, described, shown);
   }
 
   // 7. Recorded before it is sent: should the process die now, the call shows as in flight, never lost.
-  const decision = decisionFor(prepared, approved !== undefined, ctx);
+  const decision = planned ? "approved" : decisionFor(prepared, approved !== undefined, ctx);
   if (approved) ctx.log.finishCall(index, { status: "in_flight", request: shown, ...(described.idempotencyKey ? { idempotencyKey: described.idempotencyKey } : {}) });
   else {
-    const by = decision === "approved" && ctx.preApprovedBy ? { decidedBy: ctx.preApprovedBy, decidedAt: new Date(ctx.now()).toISOString() } : {};
+    const by = planned
+      ? { decidedBy: planned.by, decidedAt: planned.at, planWrite: planned.write }
+      : decision === "approved" && ctx.preApprovedBy ? { decidedBy: ctx.preApprovedBy, decidedAt: new Date(ctx.now()).toISOString() } : {};
     ctx.log.recordCall({ ...described, status: "in_flight", decision, ...by });
   }
 
@@ -172,7 +215,8 @@ export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall)
   }
 }
 
-function askPerson(ctx: CallContext, described: CallEntry, shown: RecordedRequest, changes?: string[]): CallResult {
+/** Puts the call to a person: the waiting decision (recorded call first), announced. */
+export function askPerson(ctx: Pick<CallContext, "runId" | "source" | "log" | "now" | "decisionTtlMs" | "onDecisionRequested">, described: CallEntry, shown: RecordedRequest, changes?: string[], plan?: Plan): CallResult {
   const now = ctx.now();
   const decision = ctx.log.putPendingDecision({
     runId: ctx.runId,
@@ -187,6 +231,7 @@ function askPerson(ctx: CallContext, described: CallEntry, shown: RecordedReques
     requestedAt: new Date(now).toISOString(),
     expiresAt: new Date(now + ctx.decisionTtlMs).toISOString(),
     ...(changes ? { changes } : {}),
+    ...(plan ? { plan } : {}),
   });
   ctx.onDecisionRequested(decision);
   return { kind: "wait", decision };

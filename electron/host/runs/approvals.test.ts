@@ -8,6 +8,7 @@ afterEach(async () => {
   await bench?.close();
 });
 
+// Per-call approvals (a setting per API and per face): each write stops its program. Plans are in plans.test.ts.
 describe("approvals: a write stops its program until a person decides", () => {
   it("read, write, read: approve → the write is received exactly once and the first read is not re-sent", async () => {
     bench = await openTestBench();
@@ -17,7 +18,7 @@ describe("approvals: a write stops its program until a person decides", () => {
       const after = await apis.t.listItems({ tag: "x" });
       return { before: before.status, created: created.body, after: after.status };
     }`;
-    const pending = await bench.workbench.execute({ code, policy: "all", source: cli });
+    const pending = await bench.workbench.execute({ code, policy: "all", source: cli, approvals: "per-call" });
     expect(pending.status).toBe("pending");
     expect(pending.pending).toMatchObject({ call: 1, api: "t", operation: "POST /items", method: "POST", arguments: { body: { name: "first" } }, waiting_for: "approval" });
     expect(pending.pending!.url).toBe(`${bench.upstream.url}/items`);
@@ -50,7 +51,7 @@ describe("approvals: a write stops its program until a person decides", () => {
         return { caught: err.name, message: err.message };
       }
     }`;
-    const pending = await bench.workbench.execute({ code, policy: "all", source: cli });
+    const pending = await bench.workbench.execute({ code, policy: "all", source: cli, approvals: "per-call" });
     const decided = await bench.workbench.decide(pending.run, "deny", "tester", "not that one");
     expect(decided.ok && decided.envelope.result).toEqual({ caught: "CallDenied", message: "A person denied this call: not that one" });
     expect(decided.ok && decided.envelope.calls[0]).toMatchObject({ status: "denied", decision: "denied" });
@@ -64,7 +65,7 @@ describe("approvals: a write stops its program until a person decides", () => {
       const b = await apis.t.createItem({ body: { name: "two" } });
       return [a.body.name, b.body.name];
     }`;
-    const first = await bench.workbench.execute({ code, policy: "all", source: cli });
+    const first = await bench.workbench.execute({ code, policy: "all", source: cli, approvals: "per-call" });
     expect(first.pending?.call).toBe(0);
     const second = await bench.workbench.decide(first.run, "approve", "tester");
     expect(second.ok && second.envelope.status).toBe("pending");
@@ -78,21 +79,21 @@ describe("approvals: a write stops its program until a person decides", () => {
   it("approve and always allow: later calls of that operation pass without asking", async () => {
     bench = await openTestBench();
     const code = `async () => (await apis.t.createItem({ body: { name: "ruled" } })).status`;
-    const first = await bench.workbench.execute({ code, policy: "all", source: cli });
+    const first = await bench.workbench.execute({ code, policy: "all", source: cli, approvals: "per-call" });
     await bench.workbench.decide(first.run, "always", "tester");
     expect(bench.workbench.store.listAllowRules()).toMatchObject([{ api: "t", operationId: "createItem", createdBy: "tester" }]);
-    const again = await bench.workbench.execute({ code, policy: "all", source: cli });
+    const again = await bench.workbench.execute({ code, policy: "all", source: cli, approvals: "per-call" });
     expect(again.status).toBe("completed");
     expect(again.calls[0]).toMatchObject({ status: 201, decision: "allowed_by_rule" });
     // The rule does not reach other operations.
-    const other = await bench.workbench.execute({ code: `async () => apis.t.deleteItem({ id: 1 })`, policy: "all", source: cli });
+    const other = await bench.workbench.execute({ code: `async () => apis.t.deleteItem({ id: 1 })`, policy: "all", source: cli, approvals: "per-call" });
     expect(other.status).toBe("pending");
   });
 
   it("an expired decision ends the run cancelled, with the reason said, and the write never sent", async () => {
     let now = Date.parse("2026-01-01T00:00:00Z");
     bench = await openTestBench({ now: () => now, decisionTtlMs: 60_000 });
-    const pending = await bench.workbench.execute({ code: `async () => apis.t.createItem({ body: { name: "late" } })`, policy: "all", source: cli });
+    const pending = await bench.workbench.execute({ code: `async () => apis.t.createItem({ body: { name: "late" } })`, policy: "all", source: cli, approvals: "per-call" });
     expect(pending.pending?.expires_at).toBe("2026-01-01T00:01:00.000Z");
     now += 61_000;
     expect(bench.workbench.engine.expireDue()).toEqual([pending.run]);
@@ -122,7 +123,7 @@ describe("replay", () => {
       const created = await apis.t.createItem({ body: { name: order.join(",") } });
       return { order, name: created.body.name };
     }`;
-    const pending = await bench.workbench.execute({ code, policy: "all", source: cli });
+    const pending = await bench.workbench.execute({ code, policy: "all", source: cli, approvals: "per-call" });
     expect(pending.pending?.arguments).toEqual({ body: { name: "10,60,120" } });
     const decided = await bench.workbench.decide(pending.run, "approve", "tester");
     expect(decided.ok && decided.envelope.result).toEqual({ order: [10, 60, 120], name: "10,60,120" });

@@ -11,9 +11,12 @@ import type { JsonValue } from "../../../shared/json.ts";
 import type { CallRecord, CodeRun, PendingDecision } from "../../../shared/runs.ts";
 import { reportInternalError } from "../common/host-log.ts";
 import { canonicalJson } from "../proxy/canonical-json.ts";
-import { runCall, type GuestCall, type ProxyDeps } from "../proxy/pipeline.ts";
+import { runCall, type CallResult, type GuestCall, type PlannedCallCheck, type ProxyDeps } from "../proxy/pipeline.ts";
+import type { ApiTarget } from "../proxy/types.ts";
 import type { HostCallAnswer } from "../sandbox/types.ts";
 import { parseCallName } from "../tools/execute-prelude.ts";
+import { Forecast } from "./forecast.ts";
+import type { PlanApplier } from "./plan-apply.ts";
 import type { ReplayPlan } from "./replay.ts";
 import type { RunLog } from "./run-log.ts";
 
@@ -38,6 +41,10 @@ export interface AttemptOptions {
   onDecisionRequested: (decision: PendingDecision) => void;
   /** The host log, for internal failures. */
   hostLog: (message: string) => void;
+  /** The run plans its writes: the first write that needs a person starts a forecast (see forecast.ts). */
+  planning?: boolean;
+  /** A plan was approved: writes that would ask a person are checked against it (see plan-apply.ts). */
+  applier?: PlanApplier;
 }
 
 /** sha256 of what the program asked for, as it asked: replay compares it call by call. */
@@ -50,6 +57,7 @@ export class Attempt {
   /** Host notes for the run's logs (validation warnings). */
   readonly notes: string[] = [];
   #stop: AttemptStop | undefined;
+  #forecast: Forecast | undefined;
   #inFlight = 0;
   #releaseStop: (() => void) | undefined;
   readonly #stopAnswer: Promise<HostCallAnswer>;
@@ -63,6 +71,11 @@ export class Attempt {
 
   get stop(): AttemptStop | undefined {
     return this.#stop;
+  }
+
+  /** Set once the program reached its first write that needs a person, under planning. */
+  get forecast(): Forecast | undefined {
+    return this.#forecast;
   }
 
   /** Ends the attempt at the next opportunity: once nothing is on the wire. */
@@ -96,17 +109,23 @@ export class Attempt {
     const parsed = parseCallName(call.name);
     if (!parsed) return { ok: false, error: { name: "CallRejected", message: `unknown host function ${call.name}` } };
     const guest: GuestCall = { ...parsed, args: call.args, ...(call.refused ? { refused: call.refused } : {}) };
+    // Forecasting: everything from here on is answered by the forecast; nothing is recorded as a call of the run.
+    if (this.#forecast) return this.#forecast.onCall(call.index, guest);
     const signature = callSignature(guest);
     const step = this.#o.plan.step(call.index, signature, () => `apis.${guest.api}.${guest.op}(...)`);
+    const { applier } = this.#o;
     switch (step.kind) {
       case "mismatch":
         return this.halt({ kind: "mismatch", message: step.message });
       case "saved": {
+        if (step.record.planWrite !== undefined) applier?.noteWrite(step.record.planWrite, call.index);
         const answer = await step.answer;
+        if ("ok" in answer) applier?.answered(call.index, answer);
         if (this.#o.copySaved) this.#copySaved(call.index);
         return this.#stop ? this.#stopAnswer : answer;
       }
       case "approved":
+        if (step.record.planWrite !== undefined) applier?.noteWrite(step.record.planWrite, call.index);
         return this.#live(call.index, guest, signature, step.record);
       case "live":
         return this.#live(call.index, guest, signature);
@@ -143,9 +162,41 @@ export class Attempt {
       },
       onDecisionRequested: this.#o.onDecisionRequested,
       note: (message) => this.notes.push(message),
+      ...(this.#o.planning ? { forecast: (target: ApiTarget) => this.#claimForecast(target) } : {}),
+      ...(this.#o.applier ? { planVerdict: (check: PlannedCallCheck) => this.#o.applier!.verdict(check) } : {}),
     }, { index, guest, signature, ...(approved ? { approved } : {}) });
     if (result.kind === "stopped") return this.#stopAnswer;
     if (result.kind === "wait") return this.halt({ kind: "pending", index });
+    if (result.kind === "forecast") return this.#startOrJoinForecast(index, guest, result);
+    this.#o.applier?.answered(index, result.answer);
     return this.#stop ? this.#stopAnswer : result.answer;
+  }
+
+  /**
+   * Synchronous, so that of two writes racing into the pipeline exactly one
+   * begins the forecast. An API set to per-call approvals does not begin one.
+   */
+  #claimForecast(target: ApiTarget): "first" | "join" | undefined {
+    if (this.#forecastClaimed) return "join";
+    if (target.config.approvals === "per-call") return undefined;
+    this.#forecastClaimed = true;
+    return "first";
+  }
+
+  #forecastClaimed = false;
+  readonly #joining: { index: number; guest: GuestCall; result: Extract<CallResult, { kind: "forecast" }>; resolve: (answer: HostCallAnswer) => void }[] = [];
+
+  #startOrJoinForecast(index: number, guest: GuestCall, result: Extract<CallResult, { kind: "forecast" }>): Promise<HostCallAnswer> | HostCallAnswer {
+    if (result.first) {
+      this.#forecast = new Forecast(
+        { deps: this.#o.proxy, policy: this.#o.run.policy, redactor: this.#o.log.redactor, signal: this.#o.signal, isAllowed: (api, op) => this.#o.log.isAllowed(api, op) },
+        { index, guest, prepared: result.prepared, described: result.described, shown: result.shown },
+      );
+      for (const waiting of this.#joining.splice(0)) waiting.resolve(this.#forecast.join(waiting.index, waiting.guest, waiting.result.prepared, waiting.result.shown));
+      return this.#forecast.firstAnswer;
+    }
+    // Raced the first: becomes a write of the plan once the forecast exists.
+    if (this.#forecast) return this.#forecast.join(index, guest, result.prepared, result.shown);
+    return new Promise((resolve) => this.#joining.push({ index, guest, result, resolve }));
   }
 }

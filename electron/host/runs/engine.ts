@@ -8,7 +8,7 @@
 import { randomInt } from "node:crypto";
 import type { Envelope, RunFailureReason } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
-import type { CodeRun, PendingDecision, RunPolicy, RunSource } from "../../../shared/runs.ts";
+import type { ApprovalMode, CodeRun, PendingDecision, RunPolicy, RunSource } from "../../../shared/runs.ts";
 import type { EventBus } from "../events.ts";
 import { reportInternalError } from "../common/host-log.ts";
 import type { ProxyDeps } from "../proxy/pipeline.ts";
@@ -17,6 +17,9 @@ import type { RunLimits, RunOutcome, RunRequest } from "../sandbox/types.ts";
 import type { Redactor } from "../vault/redact.ts";
 import { Attempt, type AttemptStop } from "./attempt.ts";
 import { buildEnvelope } from "./envelope.ts";
+import { askPerson } from "../proxy/pipeline.ts";
+import type { Forecast } from "./forecast.ts";
+import { PlanApplier } from "./plan-apply.ts";
 import { deniedMessage, ReplayPlan } from "./replay.ts";
 import { RunLog } from "./run-log.ts";
 import type { CodeRunStore } from "./store.ts";
@@ -57,6 +60,8 @@ export interface ExecuteRequest {
   seed?: number;
   /** Replay the parent's saved results where the calls match (default); `fresh` sends every call live. */
   fresh?: boolean;
+  /** How writes are approved: a plan from a forecast of the whole program (default), or each write on its own. */
+  approvals?: ApprovalMode;
 }
 
 export type DecisionKind = "approve" | "deny" | "always";
@@ -65,6 +70,8 @@ export interface DecisionRequest {
   decision: DecisionKind;
   message?: string;
   by: string;
+  /** For a plan: approve only its first N writes (default: all). */
+  writes?: number;
 }
 
 export type DecideResult =
@@ -97,6 +104,7 @@ export class RunEngine {
       source: request.source,
       tool: "execute",
       policy: request.policy,
+      approvals: request.approvals ?? parent?.approvals ?? "plan",
       program: request.code,
       clock: request.clock ?? parent?.clock ?? this.#now(),
       seed: request.seed ?? parent?.seed ?? randomInt(0, 2 ** 31),
@@ -122,17 +130,25 @@ export class RunEngine {
     if (!store.deletePendingDecision(runId)) return { ok: false, message: `run ${runId} was decided by someone else just now` };
     const at = new Date(this.#now()).toISOString();
     const log = this.#runLog(runId);
+    // A plan: the decision covers its writes (all, or the first N); the waiting call is one of them.
+    let planWrite: number | undefined;
+    if (pending.plan) {
+      const total = pending.plan.writes.length;
+      if (request.decision === "deny") store.decidePlan(runId, { denied: true, by: request.by, at });
+      else store.decidePlan(runId, { approvedWrites: Math.max(1, Math.min(request.writes ?? total, total)), by: request.by, at });
+      planWrite = pending.plan.writes.find((w) => w.index === pending.callIndex)?.write;
+    }
     if (request.decision === "deny") {
       log.finishCall(pending.callIndex, { status: "denied", decision: "denied", decidedBy: request.by, decidedAt: at, ...(request.message ? { denyMessage: request.message } : {}), error: { name: "CallDenied", message: deniedMessage(request.message) } });
     } else {
-      log.finishCall(pending.callIndex, { decision: "approved", decidedBy: request.by, decidedAt: at });
+      log.finishCall(pending.callIndex, { decision: "approved", decidedBy: request.by, decidedAt: at, ...(planWrite !== undefined ? { planWrite } : {}) });
       if (request.decision === "always" && pending.operationId) store.addAllowRule({ api: pending.api, operationId: pending.operationId, createdBy: request.by });
     }
     this.#o.bus.publish({ type: "decision.made", runId, callIndex: pending.callIndex, decision: request.decision === "deny" ? "denied" : "approved", by: request.by });
     const run = store.getRun(runId)!;
     log.updateRun({ status: "running" });
     this.#published(runId);
-    const continuation = this.#attempt(run, new ReplayPlan(store.getCalls(runId)), false, { code: run.program, policy: run.policy, source: run.source });
+    const continuation = this.#attempt(run, new ReplayPlan(store.getCalls(runId)), false, { code: run.program, policy: run.policy, source: run.source, ...(run.approvals ? { approvals: run.approvals } : {}) });
     return { ok: true, decision: pending, continuation };
   }
 
@@ -185,7 +201,9 @@ export class RunEngine {
   #finishCancelled(pending: PendingDecision, message: string, decision: "expired" | "cancelled", by: string): void {
     const store = this.#o.store;
     const log = this.#runLog(pending.runId);
-    log.finishCall(pending.callIndex, { status: "denied", decision: decision === "expired" ? "expired" : "denied", decidedBy: by, decidedAt: new Date(this.#now()).toISOString() });
+    const at = new Date(this.#now()).toISOString();
+    if (pending.plan) store.decidePlan(pending.runId, { denied: true, by, at });
+    log.finishCall(pending.callIndex, { status: "denied", decision: decision === "expired" ? "expired" : "denied", decidedBy: by, decidedAt: at });
     const run = store.getRun(pending.runId);
     const envelope = log.updateRun({
       status: "cancelled",
@@ -201,12 +219,16 @@ export class RunEngine {
     return new RunLog(this.#o.store, runId, this.#o.world.redactor());
   }
 
-  async #attempt(run: CodeRun, plan: ReplayPlan, copySaved: boolean, request: Pick<ExecuteRequest, "code" | "policy" | "source" | "preApprovedBy" | "limits">): Promise<Envelope> {
+  async #attempt(run: CodeRun, plan: ReplayPlan, copySaved: boolean, request: Pick<ExecuteRequest, "code" | "policy" | "source" | "preApprovedBy" | "limits" | "approvals">): Promise<Envelope> {
     const controller = new AbortController();
     this.#running.set(run.id, controller);
     const hostLog = this.#o.log ?? (() => {});
     // One RunLog for the whole attempt: its redactor learns the credentials the calls use, and the outcome is redacted with them.
     const log = this.#runLog(run.id);
+    // An approved plan is applied; otherwise, writes are planned unless they are approved up front or one by one.
+    const stored = this.#o.store.getPlan(run.id);
+    const applier = stored?.status === "approved" ? new PlanApplier(stored, this.#o.proxy, log.redactor, run.policy) : undefined;
+    const planning = !applier && run.policy === "all" && !request.preApprovedBy && (run.approvals ?? "per-call") === "plan";
     try {
       const attempt = new Attempt({
         run,
@@ -220,6 +242,8 @@ export class RunEngine {
         now: this.#now,
         onDecisionRequested: (decision) => this.#o.bus.publish({ type: "decision.requested", decision }),
         hostLog,
+        planning,
+        ...(applier ? { applier } : {}),
       });
       const outcome = await this.#o.sandbox.run({
         code: run.program,
@@ -231,12 +255,34 @@ export class RunEngine {
         signal: controller.signal,
         onCall: (call) => attempt.onCall(call),
       });
+      if (attempt.forecast && !attempt.stop && !controller.signal.aborted) return this.#askForPlan(log, run, attempt.forecast, outcome, attempt.notes);
       return this.#settle(log, outcome, attempt.stop, attempt.notes, controller.signal);
     } catch (err) {
       return this.#fail(log, [], "Unavailable", reportInternalError(hostLog, `the workbench could not run or save run ${run.id}`, err));
     } finally {
       this.#running.delete(run.id);
     }
+  }
+
+  /**
+   * The forecast ran the program to its end: store the plan and ask once for
+   * it. The run waits on the plan's first write (recorded as waiting); what the
+   * program returned on forecast values is the plan's, not the run's result.
+   */
+  #askForPlan(log: RunLog, run: CodeRun, forecast: Forecast, outcome: RunOutcome, notes: string[]): Envelope {
+    const plan = log.putPlan(forecast.finish({ ...outcome, logs: [...outcome.logs, ...notes] }));
+    const decision = askPerson(
+      { runId: run.id, source: run.source, log, now: this.#now, decisionTtlMs: this.#o.decisionTtlMs ?? DEFAULT_DECISION_TTL_MS, onDecisionRequested: (d) => this.#o.bus.publish({ type: "decision.requested", decision: d }) },
+      forecast.first.described,
+      forecast.first.shown,
+      undefined,
+      plan,
+    );
+    const pending = decision.kind === "wait" ? decision.decision : this.#o.store.getPendingDecision(run.id)!;
+    const logs = [...outcome.logs, ...notes];
+    const envelope = log.updateRun({ status: "pending", logs, envelope: buildEnvelope({ runId: run.id, calls: log.calls(), logs, outcome: { pending } }) })!;
+    this.#published(run.id);
+    return envelope;
   }
 
   /** Stores how the attempt ended; everything the program produced (result, logs, error text) passes the run's redactor. */

@@ -3,9 +3,9 @@
  * order (run, status, calls, logs, then result | error | pending), and cuts a
  * stored envelope to what an agent should receive.
  */
-import type { Envelope, EnvelopeCall, EnvelopeError, EnvelopePending } from "../../../shared/envelope.ts";
+import type { Envelope, EnvelopeCall, EnvelopeError, EnvelopePending, EnvelopePlan } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
-import type { CallRecord, PendingDecision } from "../../../shared/runs.ts";
+import type { CallRecord, PendingDecision, Plan } from "../../../shared/runs.ts";
 import { fitEnvelope } from "../tools/fit-envelope.ts";
 
 export const IN_FLIGHT_NOTE = "outcome unknown, verify before retrying";
@@ -46,6 +46,22 @@ export function buildEnvelope(parts: EnvelopeParts): Envelope {
   return envelope;
 }
 
+/** How many writes to which operations, in few words. */
+export function planSummary(plan: Plan): EnvelopePlan {
+  const counts = new Map<string, { api: string; operation: string; count: number }>();
+  for (const w of plan.writes) {
+    const key = `${w.api} ${w.operation}`;
+    const entry = counts.get(key) ?? { api: w.api, operation: w.operation, count: 0 };
+    entry.count++;
+    counts.set(key, entry);
+  }
+  const depends = plan.writes.flatMap((w) => w.dependsOn.map((d) => `write ${w.write} (${w.operation}) uses write ${d.from.write}'s response (${d.from.path}) for ${d.at || "its argument"}`));
+  const summary: EnvelopePlan = { writes: plan.writes.length, operations: [...counts.values()] };
+  if (depends.length) summary.depends = depends.slice(0, 20);
+  if (plan.ended.kind === "failed") summary.stopped = `the forecast stopped after ${plan.writes.length} write${plan.writes.length === 1 ? "" : "s"}: ${plan.ended.name}: ${plan.ended.message.slice(0, 300)}`;
+  return summary;
+}
+
 function pendingPart(decision: PendingDecision): EnvelopePending {
   const pending: EnvelopePending = {
     call: decision.callIndex,
@@ -57,7 +73,10 @@ function pendingPart(decision: PendingDecision): EnvelopePending {
     waiting_for: "approval",
     ...(decision.expiresAt ? { expires_at: decision.expiresAt } : {}),
     ...(decision.changes?.length ? { changes: decision.changes } : {}),
-    next: `Nothing was sent. A person approves or denies this call in Codemode Workbench (or with \`workbench approve ${decision.runId}\`). The program then runs again from the top and you are notified when it finishes; read the outcome with get_code_run({"run": "${decision.runId}"}).`,
+    ...(decision.plan ? { plan: planSummary(decision.plan) } : {}),
+    next: decision.plan
+      ? `Nothing was sent. The program ran to its end on forecast answers (response.forecast === true) and planned ${decision.plan.writes.length} write${decision.plan.writes.length === 1 ? "" : "s"}; a person approves the whole plan (or its first writes) or denies it in Codemode Workbench (or with \`workbench approve ${decision.runId}\`). The program then runs again from the top with real answers, each write checked against the plan, and you are notified when it finishes; read the outcome with get_code_run({"run": "${decision.runId}"}).`
+      : `Nothing was sent. A person approves or denies this call in Codemode Workbench (or with \`workbench approve ${decision.runId}\`). The program then runs again from the top and you are notified when it finishes; read the outcome with get_code_run({"run": "${decision.runId}"}).`,
   };
   return pending;
 }

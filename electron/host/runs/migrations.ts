@@ -19,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: "text search (FTS5 trigram)", up: createTextSearch },
   { version: 4, name: "calls replayed from a parent run", up: addReplayedFrom },
   { version: 5, name: "approval fingerprints, retries after 401, reasons to ask again", up: addApprovalBinding },
+  { version: 6, name: "plans: forecast writes decided at once", up: addPlans },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -209,5 +210,22 @@ function addApprovalBinding(db: DatabaseSync): void {
     ALTER TABLE calls ADD COLUMN request_fingerprint TEXT;
     ALTER TABLE calls ADD COLUMN first_attempt_json TEXT;
     ALTER TABLE pending_decisions ADD COLUMN changes_json TEXT;
+  `);
+}
+
+/** A run's plan (the writes its forecast made) and the person's decision on it; which plan write a call was sent as. */
+function addPlans(db: DatabaseSync): void {
+  db.exec(`
+    CREATE TABLE run_plans (
+      run_id          TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+      plan_json       TEXT NOT NULL,
+      status          TEXT NOT NULL,
+      approved_writes INTEGER,
+      decided_by      TEXT,
+      decided_at      TEXT,
+      created_at      TEXT NOT NULL
+    );
+    ALTER TABLE calls ADD COLUMN plan_write INTEGER;
+    ALTER TABLE runs ADD COLUMN approvals TEXT;
   `);
 }

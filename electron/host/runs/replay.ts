@@ -13,7 +13,7 @@ import type { HostCallAnswer } from "../sandbox/types.ts";
 
 export type ReplayStep =
   /** Saved answer; resolves when every earlier-completing call has been answered. */
-  | { kind: "saved"; answer: Promise<HostCallAnswer> }
+  | { kind: "saved"; answer: Promise<HostCallAnswer>; record: CallRecord }
   /** The call a person approved: send it now (its request must still be the approved one). */
   | { kind: "approved"; record: CallRecord }
   /** Not in the saved record: run it live. */
@@ -66,7 +66,7 @@ export class ReplayPlan {
     if (this.#order.includes(index)) {
       const answer = new Promise<HostCallAnswer>((resolve) => this.#waiting.set(index, () => resolve(savedAnswer(record))));
       this.#scheduleFlush();
-      return { kind: "saved", answer };
+      return { kind: "saved", answer, record };
     }
     if (record.status === "pending" && record.decision === "approved") return { kind: "approved", record };
     if (record.status === "denied" || (record.status === "pending" && record.decision === "denied")) {
@@ -74,7 +74,7 @@ export class ReplayPlan {
       const answer = new Promise<HostCallAnswer>((resolve) => this.#waiting.set(index, () => resolve(savedAnswer({ ...record, status: "denied" }))));
       this.#order.push(index);
       this.#scheduleFlush();
-      return { kind: "saved", answer };
+      return { kind: "saved", answer, record };
     }
     if (record.status === "in_flight" || record.status === "unknown") {
       return { kind: "mismatch", message: `call ${index} (${record.operation}) was sent but its outcome is unknown; it is never re-sent by itself. Check the upstream, then re-run the program fresh.` };

@@ -7,6 +7,7 @@ import type { JsonValue } from "../../../shared/json.ts";
 import type { CallStatus, Decision, Envelope, RunFailureReason, RunStatus } from "../../../shared/envelope.ts";
 import type {
   AllowRule,
+  ApprovalMode,
   CallRecord,
   CodeRun,
   FirstAttempt,
@@ -28,6 +29,7 @@ export interface RunRow {
   source_client: Text;
   tool: RunTool;
   policy: RunPolicy;
+  approvals: ApprovalMode | null;
   program: string;
   clock: number;
   seed: number;
@@ -72,6 +74,7 @@ export interface CallRow {
   replayed_from: Text;
   request_fingerprint: Text;
   first_attempt_json: Text;
+  plan_write: number | null;
 }
 
 export interface PendingDecisionRow {
@@ -106,6 +109,7 @@ export function runFromRow(row: RunRow): CodeRun {
     source: sourceOf(row.source_kind, row.source_client),
     tool: row.tool,
     policy: row.policy,
+    approvals: opt(row.approvals),
     program: row.program,
     clock: row.clock,
     seed: row.seed,
@@ -163,6 +167,7 @@ export function callFromRow(row: CallRow): CallRecord {
     replayedFrom: opt(row.replayed_from),
     requestFingerprint: opt(row.request_fingerprint),
     firstAttempt: parseOpt<FirstAttempt>(row.first_attempt_json),
+    planWrite: opt(row.plan_write),
   });
 }
 

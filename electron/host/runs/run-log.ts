@@ -10,7 +10,7 @@
  */
 import type { Envelope } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
-import type { CallRecord, PendingDecision } from "../../../shared/runs.ts";
+import type { CallRecord, PendingDecision, Plan } from "../../../shared/runs.ts";
 import type { Redactor } from "../vault/redact.ts";
 import type { CallPatch, CodeRunStore, NewCall, RunPatch } from "./store.ts";
 
@@ -45,6 +45,13 @@ export class RunLog {
   putPendingDecision(decision: PendingDecision): PendingDecision {
     const clean = { ...this.#clean(decision), runId: this.runId };
     this.store.putPendingDecision(clean);
+    return clean;
+  }
+
+  /** Stores the run's plan (the writes its forecast made), waiting for a person; returns it as stored. */
+  putPlan(plan: Plan): Plan {
+    const clean = this.redactor.redactJson(plan as unknown as JsonValue) as unknown as Plan;
+    this.store.putPlan(this.runId, clean);
     return clean;
   }
 

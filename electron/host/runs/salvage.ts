@@ -59,28 +59,39 @@ export function salvageRuns(sourcePath: string, target: DatabaseSync): SalvageRe
     const callKeys = new Set(keptCalls.map((c) => `${String(c.run_id)}\u0000${String(c.idx)}`));
     const keptPending = pending.rows.filter((p) => callKeys.has(`${String(p.run_id)}\u0000${String(p.call_index)}`));
 
+    let refused = { runs: [] as string[], calls: 0, pending: 0 };
     target.exec("BEGIN IMMEDIATE");
     try {
       // Rows go in rowid order; a link that points forward is checked at commit, not per row.
       target.exec("PRAGMA defer_foreign_keys = ON");
+      // A row read from a damaged page can hold garbage a constraint refuses: it is lost alone, not the whole salvage.
       const insertRun = inserter(target, "runs", targetColumns("runs"));
-      for (const run of runs.rows) insertRun({ ...run, parent_id: run.parent_id !== null && runIds.has(run.parent_id as string) ? (run.parent_id as string) : null });
+      const badRuns = new Set<string>();
+      for (const run of runs.rows) if (!tryInsert(insertRun, { ...run, parent_id: run.parent_id !== null && runIds.has(run.parent_id as string) ? (run.parent_id as string) : null })) badRuns.add(String(run.id));
       const insertCall = inserter(target, "calls", targetColumns("calls"));
-      for (const call of keptCalls) insertCall(call);
+      let badCalls = 0;
+      for (const call of keptCalls) if (badRuns.has(String(call.run_id)) || !tryInsert(insertCall, call)) badCalls++;
       const insertPending = inserter(target, "pending_decisions", targetColumns("pending_decisions"));
-      for (const decision of keptPending) insertPending(decision);
+      let badPending = 0;
+      for (const decision of keptPending) if (badRuns.has(String(decision.run_id)) || !tryInsert(insertPending, decision)) badPending++;
+      if (hasTable(source, "run_plans") && hasTable(target, "run_plans")) {
+        const insertPlan = inserter(target, "run_plans", targetColumns("run_plans"));
+        for (const plan of scanAll(source, "SELECT * FROM run_plans").rows) if (runIds.has(String(plan.run_id)) && !badRuns.has(String(plan.run_id))) tryInsert(insertPlan, plan);
+      }
       const insertRule = inserter(target, "allow_rules", targetColumns("allow_rules"), "OR IGNORE");
-      for (const rule of rules.rows) insertRule(rule);
+      for (const rule of rules.rows) tryInsert(insertRule, rule);
       target.exec("COMMIT");
+      refused = { runs: [...badRuns], calls: badCalls, pending: badPending };
     } catch (err) {
       target.exec("ROLLBACK");
       throw err;
     }
+    const lostRunIds = [...runs.lostKeys.map((k) => k[0] as string), ...refused.runs];
     return {
-      runs: { copied: runs.rows.length, lost: runs.lostKeys.length, lostIds: runs.lostKeys.slice(0, MAX_NAMED_LOST).map((k) => k[0] as string) },
-      calls: { copied: keptCalls.length, lost: calls.lostKeys.length + (calls.rows.length - keptCalls.length) },
+      runs: { copied: runs.rows.length - refused.runs.length, lost: lostRunIds.length, lostIds: lostRunIds.slice(0, MAX_NAMED_LOST) },
+      calls: { copied: keptCalls.length - refused.calls, lost: calls.lostKeys.length + (calls.rows.length - keptCalls.length) + refused.calls },
       allowRules: { copied: rules.rows.length },
-      pendingDecisions: { copied: keptPending.length, lost: pending.lostKeys.length + (pending.rows.length - keptPending.length) },
+      pendingDecisions: { copied: keptPending.length - refused.pending, lost: pending.lostKeys.length + (pending.rows.length - keptPending.length) + refused.pending },
     };
   } finally {
     source.close();
@@ -115,6 +126,24 @@ function readTable(source: DatabaseSync, plan: TablePlan): { rows: Row[]; lostKe
   const lostKeys = known.filter((k) => !rows.has(Number(k._rowid))).map((k) => plan.key.map((column) => k[column]!));
   const clean = [...rows.values()].map(({ _rowid: _, ...row }) => row);
   return { rows: clean, lostKeys };
+}
+
+/** Inserts one salvaged row; false when the target refuses it (garbage from a damaged page). */
+function tryInsert(insert: (row: Row) => void, row: Row): boolean {
+  try {
+    insert(row);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function hasTable(db: DatabaseSync, table: string): boolean {
+  try {
+    return db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** The rows a query yields until it ends or hits damage. */

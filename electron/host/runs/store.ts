@@ -20,6 +20,7 @@ import type {
   CodeRun,
   FirstAttempt,
   PendingDecision,
+  Plan,
   RunListFilter,
   RunSummary,
 } from "../../../shared/runs.ts";
@@ -54,8 +55,17 @@ export interface CodeRunStoreOptions {
   isProcessAlive?: (pid: number) => boolean;
 }
 
+/** A run's plan as stored, with the person's decision once made. */
+export interface StoredPlan {
+  plan: Plan;
+  status: "waiting" | "approved" | "denied";
+  approvedWrites?: number;
+  decidedBy?: string;
+  decidedAt?: string;
+}
+
 /** A run as created: the id is generated unless given, the status is `running` unless given. */
-export type NewRun = Pick<CodeRun, "source" | "tool" | "policy" | "program" | "clock" | "seed"> & Partial<Pick<CodeRun, "id" | "parentId" | "status">>;
+export type NewRun = Pick<CodeRun, "source" | "tool" | "policy" | "program" | "clock" | "seed"> & Partial<Pick<CodeRun, "id" | "parentId" | "status" | "approvals">>;
 
 /** Fields a run may change after creation. `null` clears an optional field. */
 export interface RunPatch {
@@ -88,6 +98,7 @@ export type CallPatch = Partial<
     | "finishedAt"
     | "requestFingerprint"
     | "firstAttempt"
+    | "planWrite"
   >
 >;
 
@@ -163,10 +174,10 @@ export class CodeRunStore {
     const id = input.id ?? this.#newRunId();
     const at = this.#stamp();
     this.#run(
-      `INSERT INTO runs (id, parent_id, source_kind, source_client, tool, policy, program, clock, seed, status,
+      `INSERT INTO runs (id, parent_id, source_kind, source_client, tool, policy, approvals, program, clock, seed, status,
                          created_at, updated_at, owner_host, owner_boot, owner_pid, owner_session)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      id, input.parentId ?? null, input.source.kind, input.source.client ?? null, input.tool, input.policy,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      id, input.parentId ?? null, input.source.kind, input.source.client ?? null, input.tool, input.policy, input.approvals ?? null,
       input.program, input.clock, input.seed, input.status ?? "running", at, at, ...this.#ownerColumns(),
     );
     return this.getRun(id)!;
@@ -232,8 +243,8 @@ export class CodeRunStore {
       `INSERT INTO calls (run_id, idx, completion_order, api, operation, operation_id, arguments_json, arguments_hash,
                           request_json, state, http_status, response_json, result_json, error_json, duration_ms,
                           idempotency_key, decision, decided_by, decided_at, deny_message, started_at, finished_at, replayed_from,
-                          request_fingerprint, first_attempt_json)
-       VALUES (?, ?, ${autoOrder ? NEXT_COMPLETION_ORDER : "?"}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                          request_fingerprint, first_attempt_json, plan_write)
+       VALUES (?, ?, ${autoOrder ? NEXT_COMPLETION_ORDER : "?"}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       call.runId, call.index, autoOrder ? call.runId : (call.completionOrder ?? null),
       call.api, call.operation, call.operationId ?? null, JSON.stringify(call.arguments), call.argumentsHash,
       jsonOrNull(call.request && capBody(call.request, this.#maxBodyBytes)), state, http_status,
@@ -241,7 +252,7 @@ export class CodeRunStore {
       call.durationMs ?? null, call.idempotencyKey ?? null, call.decision ?? null, call.decidedBy ?? null,
       call.decidedAt ?? null, call.denyMessage ?? null, call.startedAt ?? this.#stamp(),
       call.finishedAt ?? (settled ? this.#stamp() : null), call.replayedFrom ?? null,
-      call.requestFingerprint ?? null, jsonOrNull(call.firstAttempt && capFirstAttempt(call.firstAttempt, this.#maxBodyBytes)),
+      call.requestFingerprint ?? null, jsonOrNull(call.firstAttempt && capFirstAttempt(call.firstAttempt, this.#maxBodyBytes)), call.planWrite ?? null,
     );
   }
 
@@ -290,6 +301,7 @@ export class CodeRunStore {
     if (patch.finishedAt !== undefined) set("finished_at", patch.finishedAt);
     if (patch.requestFingerprint !== undefined) set("request_fingerprint", patch.requestFingerprint);
     if (patch.firstAttempt !== undefined) set("first_attempt_json", JSON.stringify(capFirstAttempt(patch.firstAttempt, this.#maxBodyBytes)));
+    if (patch.planWrite !== undefined) set("plan_write", patch.planWrite);
     if (sets.length > 0) this.#run(`UPDATE calls SET ${sets.join(", ")} WHERE run_id = ? AND idx = ?`, ...values, runId, index);
     return true;
   }
@@ -399,14 +411,51 @@ export class CodeRunStore {
     );
   }
 
+  /** The waiting decision; a run waiting on a plan carries it (`plan`). */
   getPendingDecision(runId: string): PendingDecision | undefined {
     const row = this.#get<PendingDecisionRow>("SELECT * FROM pending_decisions WHERE run_id = ?", runId);
-    return row ? pendingFromRow(row) : undefined;
+    return row ? this.#withPlan(pendingFromRow(row)) : undefined;
   }
 
   /** Oldest request first. */
   listPendingDecisions(): PendingDecision[] {
-    return this.#all<PendingDecisionRow>("SELECT * FROM pending_decisions ORDER BY requested_at, run_id").map(pendingFromRow);
+    return this.#all<PendingDecisionRow>("SELECT * FROM pending_decisions ORDER BY requested_at, run_id").map((row) => this.#withPlan(pendingFromRow(row)));
+  }
+
+  #withPlan(decision: PendingDecision): PendingDecision {
+    const plan = this.getPlan(decision.runId);
+    return plan?.status === "waiting" ? { ...decision, plan: plan.plan } : decision;
+  }
+
+  // ---- plans ----
+
+  /** Stores the run's plan, waiting for a person (replacing an earlier one). */
+  putPlan(runId: string, plan: Plan): void {
+    this.#run(
+      `INSERT OR REPLACE INTO run_plans (run_id, plan_json, status, approved_writes, decided_by, decided_at, created_at) VALUES (?, ?, 'waiting', NULL, NULL, NULL, ?)`,
+      runId, JSON.stringify(plan), this.#stamp(),
+    );
+  }
+
+  getPlan(runId: string): StoredPlan | undefined {
+    const row = this.#get<{ plan_json: string; status: StoredPlan["status"]; approved_writes: number | null; decided_by: string | null; decided_at: string | null }>(
+      "SELECT plan_json, status, approved_writes, decided_by, decided_at FROM run_plans WHERE run_id = ?", runId,
+    );
+    if (!row) return undefined;
+    const stored: StoredPlan = { plan: JSON.parse(row.plan_json) as Plan, status: row.status };
+    if (row.approved_writes !== null) stored.approvedWrites = row.approved_writes;
+    if (row.decided_by !== null) stored.decidedBy = row.decided_by;
+    if (row.decided_at !== null) stored.decidedAt = row.decided_at;
+    return stored;
+  }
+
+  /** Records a person's decision on a waiting plan; false if the run has none waiting. */
+  decidePlan(runId: string, decision: { approvedWrites: number; by: string; at: string } | { denied: true; by: string; at: string }): boolean {
+    const approved = "approvedWrites" in decision;
+    return this.#run(
+      "UPDATE run_plans SET status = ?, approved_writes = ?, decided_by = ?, decided_at = ? WHERE run_id = ? AND status = 'waiting'",
+      approved ? "approved" : "denied", approved ? decision.approvedWrites : null, decision.by, decision.at, runId,
+    ).changes > 0;
   }
 
   deletePendingDecision(runId: string): boolean {

@@ -148,6 +148,8 @@ async function start(): Promise<void> {
     workbench,
     shell: "electron",
     log,
+    // A sign-in opens in the system browser, never in a window of ours (RFC 8252).
+    openExternal: (url) => shell.openExternal(url),
     connect: server?.connect ?? unavailable("the MCP endpoint is not running: another workbench serves this data directory (see the app's log)"),
   });
   serveRendererProtocol();

@@ -11,6 +11,8 @@ export type WorkbenchEvent =
   | { type: "decision.requested"; decision: PendingDecision }
   | { type: "decision.made"; runId: string; callIndex: number; decision: "approved" | "denied" | "expired" | "cancelled"; by: string }
   | { type: "apis.changed" }
-  | { type: "vault.changed" };
+  | { type: "vault.changed" }
+  /** A sign-in to an API began, ended, was refreshed into expiry or signed out; `message` says how it ended. */
+  | { type: "auth.changed"; api: string; ok?: boolean; message?: string };
 
 export type WorkbenchEventType = WorkbenchEvent["type"];

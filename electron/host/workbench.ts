@@ -10,6 +10,7 @@ import { ensureDataDir } from "./data-dir.ts";
 import { ApiDirectory } from "./api-directory.ts";
 import { EventBus } from "./events.ts";
 import { HostLog } from "./common/host-log.ts";
+import { SignIns } from "./oauth/sign-ins.ts";
 import { ConfiguredCredentialResolver, type CredentialResolver } from "./proxy/credentials.ts";
 import type { ProxyDeps } from "./proxy/pipeline.ts";
 import { RunEngine, type ExecuteRequest } from "./runs/engine.ts";
@@ -61,6 +62,7 @@ export class Workbench {
   readonly engine: RunEngine;
   readonly apis: ApiDirectory;
   readonly demo: DemoUpstream;
+  readonly signIns: SignIns;
   readonly #log: (message: string) => void;
   readonly #limits: Partial<RunLimits>;
   readonly #unsubscribe: (() => void)[] = [];
@@ -68,8 +70,9 @@ export class Workbench {
 
   private constructor(parts: {
     dataDir: string; registry: ApiRegistry; vault: Vault; store: CodeRunStore; sandbox: SandboxPool; bus: EventBus;
-    demo: DemoUpstream; apis: ApiDirectory; engine: RunEngine; log: (message: string) => void; limits: Partial<RunLimits>;
+    demo: DemoUpstream; apis: ApiDirectory; engine: RunEngine; log: (message: string) => void; limits: Partial<RunLimits>; signIns: SignIns;
   }) {
+    this.signIns = parts.signIns;
     this.dataDir = parts.dataDir;
     this.registry = parts.registry;
     this.vault = parts.vault;
@@ -96,12 +99,21 @@ export class Workbench {
     const vault = opened.vault;
     notices.push(...vault.notices());
     // Every line the host logs is redacted with what a run's redactor would know, then kept in logs/host.log.
-    const resolver = options.resolver ?? new ConfiguredCredentialResolver({ vault, ...(options.fetch ? { fetch: options.fetch } : {}), log: (message) => log(message) });
+    const registry = ApiRegistry.open(dataDir);
+    // People's OAuth2 sign-ins: tokens in the vault, attached to calls by the resolver, refreshed as they expire.
+    const signIns = new SignIns({
+      vault,
+      registry,
+      target: async (name) => (await apis.refresh()).get(name),
+      publish: (event) => bus.publish(event),
+      log: (message) => log(message),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    const resolver = options.resolver ?? new ConfiguredCredentialResolver({ vault, signIns, ...(options.fetch ? { fetch: options.fetch } : {}), log: (message) => log(message) });
     const knownSecrets = () => [...vault.secrets(), ...(resolver.knownSecrets?.() ?? [])];
     const hostLog = new HostLog({ dataDir, redactor: () => new Redactor(knownSecrets()), ...(options.log ? { echo: options.log } : {}) });
     const log = (message: string) => hostLog.write(message);
 
-    const registry = ApiRegistry.open(dataDir);
     notices.push(...registry.notices());
     const demoAdded = ensureDemoApi(registry);
     if (!demoAdded.ok) notices.push(demoAdded.error.message);
@@ -149,7 +161,7 @@ export class Workbench {
       },
     });
     engine.expireDue();
-    const workbench = new Workbench({ dataDir, registry, vault, store, sandbox, bus, demo, apis, engine, log, limits });
+    const workbench = new Workbench({ dataDir, registry, vault, store, sandbox, bus, demo, apis, engine, log, limits, signIns });
     return { ok: true, workbench, notices };
   }
 
@@ -234,6 +246,7 @@ export class Workbench {
   async close(): Promise<void> {
     this.#watcher?.close();
     this.#watcher = undefined;
+    this.signIns.close();
     for (const off of this.#unsubscribe) off();
     this.engine.stop();
     await this.sandbox.close();

@@ -17,6 +17,12 @@ export interface HandlerContext {
   workbench: Workbench;
   shell: "electron" | "browser";
   connect: ConnectProvider;
+  /**
+   * Opens a URL in the system browser (the app passes Electron's
+   * shell.openExternal). Without it, a sign-in's URL goes back to the
+   * renderer, which is itself a tab of the system browser (`workbench serve`).
+   */
+  openExternal?: (url: string) => Promise<void>;
   /** Used to fetch specs given by URL; defaults to the global fetch. */
   fetch?: typeof fetch;
   log?: (message: string) => void;

@@ -123,7 +123,7 @@ export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall)
   for (const warning of prepared.warnings) ctx.note(`workbench: call ${index}: ${warning}`);
 
   // 6. What a person sees and approves: the exact request, the credential by reference, bound by a fingerprint.
-  const shown = showRequest(prepared, ctx.redactor);
+  const shown = showRequest(prepared, ctx.redactor, deps.resolver);
   const fingerprint = requestFingerprint(shown, prepared.target);
   const described: CallEntry = { ...entry, operation: operationName(prepared.operation), operationId: prepared.operation.id, request: shown, requestFingerprint: fingerprint, status: "pending" };
   if (prepared.request.idempotencyKey) described.idempotencyKey = prepared.request.idempotencyKey;
@@ -298,9 +298,10 @@ async function decide(
 }
 
 /** The request as a person approving it sees it: the credential placed by reference, nothing secret resolved. */
-export function showRequest(prepared: PreparedCall, redactor: Redactor): RecordedRequest {
+export function showRequest(prepared: PreparedCall, redactor: Redactor, resolver?: CredentialResolver): RecordedRequest {
   const scheme = schemeFor(prepared.target, prepared.operation);
-  return recordRequest(previewCredential(prepared.request, scheme, prepared.target.config.auth?.credential, prepared.target.name), redactor);
+  const described = scheme ? resolver?.describe?.(prepared.target, scheme) : undefined;
+  return recordRequest(previewCredential(prepared.request, scheme, prepared.target.config.auth?.credential, prepared.target.name, described), redactor);
 }
 
 export interface SentCall {
@@ -348,7 +349,7 @@ export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, reda
   let used: Credential | undefined;
   if (resolveRequest && scheme) {
     const resolved = await safeResolve(deps, () => deps.resolver.resolve(resolveRequest));
-    if ("refused" in resolved) throw new CallFailure("CallRejected", `${resolved.refused}; nothing was sent`);
+    if ("refused" in resolved) throw new CallFailure("CallRejected", `${resolved.refused}; nothing was sent`, resolved.details);
     const withCredential = attachCredential(request, scheme, resolved);
     for (const s of withCredential.secrets) redactor.add(s.label, s.value);
     signed = withCredential.request;
@@ -408,7 +409,7 @@ function callValues(call: CallRequest, pathParams: Record<string, JsonValue>): J
   return { pathParams, query: call.query, headers: call.headers, cookies: call.cookies, body: call.body ?? null };
 }
 
-async function safeResolve<T>(deps: ProxyDeps, fn: () => Promise<T>): Promise<T | { refused: string }> {
+async function safeResolve<T>(deps: ProxyDeps, fn: () => Promise<T>): Promise<T | { refused: string; details?: JsonValue }> {
   try {
     return await fn();
   } catch (err) {

@@ -141,6 +141,35 @@ export class Vault {
     });
   }
 
+  /**
+   * Stores several fields of one item in one write (a sign-in's tokens and
+   * their record), so a reader never sees half of them. `remove` lists fields
+   * to delete in the same write.
+   */
+  setFields(item: string, values: Record<string, string>, options: { allowApis?: string[]; remove?: string[] } = {}): VaultUpdate {
+    const sealed = new Map<string, JsonValue>();
+    for (const [field, value] of Object.entries(values)) {
+      const problem = vaultNameProblem("item", item) ?? vaultNameProblem("field", field) ?? valueProblem(value) ?? apisProblem(options.allowApis ?? []);
+      if (problem) return { ok: false, reason: "invalid", message: `cannot set ${vaultLabel(item, field)}: ${problem}` };
+      try {
+        const box = this.#cipher.encrypt(Buffer.from(value, "utf8")).toString("base64");
+        sealed.set(field, this.#cipher.keyId === undefined ? { cipher: this.#cipher.id, sealed: box } : { cipher: this.#cipher.id, keyId: this.#cipher.keyId, sealed: box });
+      } catch (err) {
+        return { ok: false, reason: "io", message: `cannot encrypt ${vaultLabel(item, field)}: ${(err as Error).message}` };
+      }
+    }
+    return this.#change((doc) => {
+      if (doc.damaged.has(item)) return damaged(item, doc);
+      const stored = doc.items.get(item) ?? { allowApis: [], fields: new Map() };
+      for (const field of options.remove ?? []) stored.fields.delete(field);
+      for (const [field, record] of sealed) stored.fields.set(field, record);
+      stored.allowApis = [...new Set([...stored.allowApis, ...(options.allowApis ?? [])])];
+      if (stored.fields.size === 0) doc.items.delete(item);
+      else doc.items.set(item, stored);
+      return { ok: true };
+    });
+  }
+
   /** Replaces the APIs an item may be sent to (`[]`: none). */
   setAllowedApis(item: string, apis: string[]): VaultUpdate {
     const problem = apisProblem(apis);

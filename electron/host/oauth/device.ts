@@ -56,7 +56,8 @@ export async function pollForTokens(as: oauth.AuthorizationServer, side: ClientS
   const host = new URL(code.verificationUri).host;
   while (true) {
     await sleep(interval * 1000, opts.signal);
-    if (opts.now() >= code.expiresAt) throw new Error(`the code ${code.userCode} expired before it was entered at ${host}; start the sign-in again`);
+    // The server says expired_token when the code's time is up; this only stops a server that never does.
+    if (opts.now() > code.expiresAt + 2 * interval * 1000) throw new Error(`the code ${code.userCode} expired before it was entered at ${host}; start the sign-in again`);
     try {
       const options = { ...requestOptions(new URL(as.token_endpoint!), opts.fetch), signal: AbortSignal.any([opts.signal, AbortSignal.timeout(TOKEN_TIMEOUT_MS)]) };
       const response = await oauth.deviceCodeGrantRequest(as, side.client, side.auth, code.deviceCode, options);

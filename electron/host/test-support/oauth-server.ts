@@ -37,6 +37,12 @@ export interface OAuthServer {
   grants: string[];
   /** Every device-code poll's answer (`authorization_pending`, `slow_down`, `ok`, ...). */
   devicePolls: string[];
+  /** Every access and refresh token the provider issued: the canaries no surface may show. */
+  issuedTokens: string[];
+  /** Every token request's form, as sent (to replay one). */
+  tokenRequests: URLSearchParams[];
+  /** Device code lifetime in seconds for codes issued from now on. */
+  setDeviceCodeTtl(seconds: number): void;
   /** Access token lifetime in seconds for tokens issued from now on. */
   setAccessTokenTtl(seconds: number): void;
   slowDownNextPoll(): void;
@@ -52,7 +58,10 @@ export async function startOAuthServer(): Promise<OAuthServer> {
   const resourceTokens: string[] = [];
   const grants: string[] = [];
   const devicePolls: string[] = [];
+  const issuedTokens: string[] = [];
+  const tokenRequests: URLSearchParams[] = [];
   let accessTokenTtl = 300;
+  let deviceCodeTtl = 600;
   let slowDownNext = false;
   const lastPoll = new Map<string, number>();
 
@@ -112,7 +121,7 @@ export async function startOAuthServer(): Promise<OAuthServer> {
     // Refresh tokens for every sign-in, without asking for offline_access; rotated on each use.
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: () => true,
-    ttl: { AccessToken: () => accessTokenTtl },
+    ttl: { AccessToken: () => accessTokenTtl, DeviceCode: () => deviceCodeTtl, Grant: () => 3600, RefreshToken: () => 3600, Session: () => 3600, Interaction: () => 600, IdToken: () => 600, AuthorizationCode: () => 60 },
     cookies: { keys: ["test-cookie-key-not-secret"] },
   });
 
@@ -120,6 +129,7 @@ export async function startOAuthServer(): Promise<OAuthServer> {
   provider.use(async (ctx: KoaContext, next) => {
     if (ctx.path === "/token" && ctx.method === "POST") {
       const body = await readForm(ctx);
+      tokenRequests.push(body);
       const grantType = body.get("grant_type") ?? "";
       if (grantType === DEVICE_GRANT) {
         const code = body.get("device_code") ?? "";
@@ -135,7 +145,8 @@ export async function startOAuthServer(): Promise<OAuthServer> {
         }
       }
       await next();
-      const answer = ctx.body as { error?: string } | undefined;
+      const answer = ctx.body as { error?: string; access_token?: string; refresh_token?: string } | undefined;
+      for (const token of [answer?.access_token, answer?.refresh_token]) if (token) issuedTokens.push(token);
       if (grantType === DEVICE_GRANT) devicePolls.push(answer?.error ?? (ctx.status === 200 ? "ok" : String(ctx.status)));
       if (ctx.status === 200) grants.push(grantType);
       return;
@@ -180,6 +191,9 @@ export async function startOAuthServer(): Promise<OAuthServer> {
     bearerTokens: resourceTokens,
     grants,
     devicePolls,
+    issuedTokens,
+    tokenRequests,
+    setDeviceCodeTtl: (seconds) => void (deviceCodeTtl = seconds),
     setAccessTokenTtl: (seconds) => void (accessTokenTtl = seconds),
     slowDownNextPoll: () => void (slowDownNext = true),
     async revokeAccessToken(token) {

@@ -15,6 +15,9 @@ import { CliError, printJson, type CliIo } from "./io.ts";
 
 interface LoginOptions extends DataDirFlag {
   device?: boolean;
+  authorizationUrl?: string;
+  deviceAuthorizationUrl?: string;
+  tokenUrl?: string;
   scope: string[];
   clientId?: string;
   browser: boolean;
@@ -32,11 +35,22 @@ export function registerAuthCommands(program: Command, io: CliIo): void {
     .option("--scope <SCOPE>", "a scope to ask for (repeatable; default: the API's configured scopes, else those its operations require)", collect, [])
     .option("--client-id <ID>", "the OAuth client id registered for the workbench at the provider (saved as the API's client id)")
     .option("--no-browser", "print the sign-in URL instead of opening the system browser")
+    .option("--device-authorization-url <URL>", "for a spec that declares no OAuth2 scheme: where to ask for a device code (saved with the API)")
+    .option("--authorization-url <URL>", "for a spec that declares no OAuth2 scheme: the browser sign-in page (saved with the API)")
+    .option("--token-url <URL>", "for a spec that declares no OAuth2 scheme: where codes become tokens (saved with the API)")
     .option("--data-dir <DIR>", "the workbench data directory")
-    .addHelpText("after", "\nExamples:\n  workbench auth login notes\n  workbench auth login github --device --client-id Iv1.0123456789abcdef --scope repo")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  workbench auth login notes\n  workbench auth login github --device --client-id Ov23liABCDEF12345678 --scope repo \\\n    --device-authorization-url https://github.com/login/device/code --token-url https://github.com/login/oauth/access_token",
+    )
     .action(async (api: string, options: LoginOptions) => {
       await withWorkbench(io, options, async (workbench) => {
-        const base = { ...(options.scope.length ? { scopes: options.scope } : {}), ...(options.clientId ? { clientId: options.clientId } : {}) };
+        const endpoints = {
+          ...(options.authorizationUrl ? { authorizationUrl: options.authorizationUrl } : {}),
+          ...(options.deviceAuthorizationUrl ? { deviceAuthorizationUrl: options.deviceAuthorizationUrl } : {}),
+          ...(options.tokenUrl ? { tokenUrl: options.tokenUrl } : {}),
+        };
+        const base = { ...(options.scope.length ? { scopes: options.scope } : {}), ...(options.clientId ? { clientId: options.clientId } : {}), endpoints };
         let outcome: SignInOutcome;
         if (options.device) {
           let toldPending = false;

@@ -10,7 +10,7 @@
  * the sign-ins in progress and the refreshes in flight, so the app, `serve`
  * and the CLI on one data directory see the same sign-in.
  */
-import type { AuthConfig } from "../../../shared/api-config.ts";
+import { inlineSecurityScheme, type AuthConfig } from "../../../shared/api-config.ts";
 import type { SignInStart, SignInView } from "../../../shared/contract.ts";
 import type { WorkbenchEvent } from "../../../shared/events.ts";
 import type { JsonValue } from "../../../shared/json.ts";
@@ -45,6 +45,12 @@ export interface StartOptions {
   scopes?: string[];
   /** Saved as the API's client id (auth.username) once the sign-in succeeds. */
   clientId?: string;
+  /**
+   * Where to sign in, for an API whose spec declares no scheme to sign in
+   * with (GitHub's does not): saved as the API's inline oauth2 scheme once
+   * the sign-in succeeds.
+   */
+  endpoints?: { authorizationUrl?: string; deviceAuthorizationUrl?: string; tokenUrl?: string };
   /** How long the sign-in may wait for the person (default 10 minutes). */
   timeoutMs?: number;
 }
@@ -261,8 +267,11 @@ export class SignIns implements SignInTokens {
   }
 
   async #prepare(api: string, opts: StartOptions, method: SignInMethod) {
-    const target = await this.#opts.target(api);
-    if (!target) return { ok: false as const, message: `no API named ${api} is registered` };
+    const registered = await this.#opts.target(api);
+    if (!registered) return { ok: false as const, message: `no API named ${api} is registered` };
+    const withEndpoints = inlineScheme(registered, opts.endpoints);
+    if (!withEndpoints.ok) return withEndpoints;
+    const target = withEndpoints.target;
     this.#opts.vault.reload();
     const found = signInSetup(target, this.#opts.vault, opts.clientId);
     if (!found.ok) return found;
@@ -281,16 +290,20 @@ export class SignIns implements SignInTokens {
     const stored = signInFrom(tokens, { api: target.name, method, as, clientId: setup.clientId, baseUrl: target.boundBaseUrl ?? target.baseUrl, requestedScopes: scopes, now: this.#now() });
     const written = writeSignIn(this.#opts.vault, stored);
     if (!written.ok) throw new Error(`the tokens could not be stored in the vault: ${written.message}`);
-    this.#saveConfig(target.name, setup, clientIdGiven);
+    this.#saveConfig(target.name, setup, clientIdGiven, target.config.auth?.inline);
     return stored;
   }
 
   /** Keeps what made the sign-in work (the scheme picked from the spec, the client id given) as the API's settings. */
-  #saveConfig(api: string, setup: SignInSetup, clientIdGiven?: string): void {
+  #saveConfig(api: string, setup: SignInSetup, clientIdGiven?: string, inline?: AuthConfig["inline"]): void {
     const entry = this.#opts.registry.entry(api);
     if (!entry) return;
     const auth: AuthConfig = { ...(entry.config.auth ?? {}) };
     let changed = false;
+    if (inline && JSON.stringify(auth.inline) !== JSON.stringify(inline)) {
+      auth.inline = inline;
+      changed = true;
+    }
     if (setup.pickedScheme && !auth.scheme && !auth.inline) {
       auth.scheme = setup.pickedScheme;
       changed = true;
@@ -403,4 +416,23 @@ function clientSecret(auth: AuthConfig | undefined, vault: Vault, api: string): 
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** The API with the sign-in endpoints given on the command line as its inline scheme; refused when its spec already says where. */
+function inlineScheme(target: ApiTarget, endpoints: StartOptions["endpoints"]): { ok: true; target: ApiTarget } | { ok: false; message: string } {
+  if (!endpoints || Object.values(endpoints).every((v) => v === undefined)) return { ok: true, target };
+  const auth = target.config.auth ?? {};
+  if (auth.scheme) return { ok: false, message: `${target.name} signs in with the spec's scheme ${auth.scheme}, which says where; endpoints given here are for an API whose spec declares none` };
+  const { authorizationUrl, deviceAuthorizationUrl, tokenUrl } = endpoints;
+  if (!tokenUrl) return { ok: false, message: "give the token URL too (--token-url): where the code is exchanged for tokens" };
+  if (!authorizationUrl && !deviceAuthorizationUrl) return { ok: false, message: "give where to sign in: --authorization-url (browser) or --device-authorization-url (device)" };
+  const parsed = inlineSecurityScheme.safeParse({
+    type: "oauth2",
+    flows: {
+      ...(authorizationUrl ? { authorizationCode: { authorizationUrl, tokenUrl, scopes: {} } } : {}),
+      ...(deviceAuthorizationUrl ? { deviceAuthorization: { deviceAuthorizationUrl, tokenUrl, scopes: {} } } : {}),
+    },
+  });
+  if (!parsed.success) return { ok: false, message: `the sign-in endpoints are not usable: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` };
+  return { ok: true, target: { ...target, config: { ...target.config, auth: { ...auth, inline: parsed.data } } } };
 }

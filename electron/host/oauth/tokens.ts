@@ -54,7 +54,12 @@ export function signInFrom(tokens: oauth.TokenEndpointResponse, ctx: SignInConte
 
 /** RFC 6749 §3.3: no `scope` in the answer means the scopes asked for were granted. */
 function grantedScopes(tokens: oauth.TokenEndpointResponse, requested: string[]): string[] {
-  return tokens.scope !== undefined ? tokens.scope.split(" ").filter(Boolean) : requested.filter((s) => s !== "openid");
+  return tokens.scope !== undefined ? splitScopes(tokens.scope) : requested.filter((s) => s !== "openid");
+}
+
+/** Space-separated per RFC 6749; GitHub separates them with commas. */
+function splitScopes(scope: string): string[] {
+  return scope.split(/[\s,]+/).filter(Boolean);
 }
 
 /** The server's word on a sign-in's tokens, for the host log and the person. */
@@ -80,7 +85,7 @@ export async function refreshSignIn(signIn: StoredSignIn, side: ClientSide, now:
   }
   const refreshed: SignInRecord = {
     ...record,
-    scopes: tokens.scope !== undefined ? tokens.scope.split(" ").filter(Boolean) : record.scopes,
+    scopes: tokens.scope !== undefined ? splitScopes(tokens.scope) : record.scopes,
     refreshedAt: new Date(now).toISOString(),
   };
   delete refreshed.expiresAt;

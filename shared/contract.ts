@@ -71,7 +71,8 @@ export interface IngestPreview {
 export interface VaultItemView {
   name: string;
   allowApis: string[];
-  fields: { name: string; problem?: string }[];
+  /** `hostOnly`: part of a person's sign-in (tokens), never shown and kept by the sign-in itself. */
+  fields: { name: string; problem?: string; hostOnly?: boolean }[];
 }
 
 export interface ConnectInfo {

@@ -34,7 +34,8 @@ export interface SignInSetup {
   defaultScopes: string[];
 }
 
-export type SetupResult = { ok: true; setup: SignInSetup } | { ok: false; message: string };
+/** `takesNoSignIn`: the API authenticates some other way (or not at all); any other refusal is something to configure. */
+export type SetupResult = { ok: true; setup: SignInSetup } | { ok: false; message: string; takesNoSignIn?: true };
 
 type AnyScheme = SecurityScheme | InlineSecurityScheme;
 
@@ -96,7 +97,7 @@ export function signInSetup(target: ApiTarget, vault: Pick<VaultReader, "reveal"
 }
 
 /** The configured scheme when it takes a sign-in; with none configured, the spec's only one that does. */
-function pickScheme(target: ApiTarget, auth: AuthConfig): { ok: true; scheme: SchemeInUse; pickedScheme?: string } | { ok: false; message: string } {
+function pickScheme(target: ApiTarget, auth: AuthConfig): { ok: true; scheme: SchemeInUse; pickedScheme?: string } | { ok: false; message: string; takesNoSignIn?: true } {
   const configured: SchemeInUse | undefined = auth.inline
     ? { name: "inline", scheme: auth.inline }
     : auth.scheme && target.artifact.securitySchemes[auth.scheme]
@@ -106,6 +107,7 @@ function pickScheme(target: ApiTarget, auth: AuthConfig): { ok: true; scheme: Sc
     if (usesSignIn(auth, configured.scheme)) return { ok: true, scheme: configured };
     return {
       ok: false,
+      takesNoSignIn: true,
       message: `${target.name} authenticates with ${configured.name} (${describeScheme(configured.scheme)}), which takes no sign-in; a person signs in to an oauth2 scheme with an authorizationCode or deviceAuthorization flow, or to an openIdConnect scheme`,
     };
   }
@@ -117,6 +119,7 @@ function pickScheme(target: ApiTarget, auth: AuthConfig): { ok: true; scheme: Sc
   if (candidates.length > 1) return { ok: false, message: `the spec of ${target.name} has several schemes to sign in with (${candidates.map(([n]) => n).join(", ")}); pick one in the API's settings` };
   return {
     ok: false,
+    takesNoSignIn: true,
     message: `the spec of ${target.name} declares no OAuth2 scheme to sign in with; describe one inline in the API's settings (an oauth2 scheme with an authorizationCode or deviceAuthorization flow: where to sign in and where to get tokens)`,
   };
 }

@@ -350,7 +350,7 @@ export class SignIns implements SignInTokens {
       if (!target) continue;
       const setup = signInSetup(target, this.#opts.vault);
       const read = readSignIn(this.#opts.vault, entry.name);
-      const takesSignIn = setup.ok || !/declares no OAuth2 scheme|takes no sign-in/.test(setup.message);
+      const takesSignIn = setup.ok || !setup.takesNoSignIn;
       if (!takesSignIn && read.kind === "none") continue;
       views.push(this.#view(entry.name, setup, read, target));
     }

@@ -23,6 +23,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../cli.ts";
 import type { Envelope } from "../../../shared/envelope.ts";
+import { createHandlers } from "../handlers/index.ts";
 import { createMcpSession, type McpSession } from "../mcp/session.ts";
 import { readSignIn } from "../oauth/grants.ts";
 import { exportRunJson } from "../runs/export-json.ts";
@@ -185,6 +186,21 @@ describe("signing in with the browser (authorization code with PKCE)", () => {
       return { vault, sent };
     }`);
     expect(envelope.result).toEqual({ vault: { demo: { token: "⟦vault:demo/token⟧" } }, sent: expect.stringMatching(/^VaultDenied: ⟦vault:notes\/oauth.access_token⟧ is part of a sign-in, which the workbench attaches to its API's calls itself/) });
+  });
+
+  it("people never see the tokens either: the app's vault view cannot reveal them, and nobody can overwrite them by hand", async () => {
+    const handlers = createHandlers({ workbench, shell: "browser", connect: { info: () => { throw new Error("unused"); }, rotate: async () => { throw new Error("unused"); } } });
+    const items = await handlers["vault.list"]({}, { actor: "ui" });
+    expect(items.find((i) => i.name === "notes")!.fields).toEqual([
+      { name: "oauth.access_token", hostOnly: true },
+      { name: "oauth.refresh_token", hostOnly: true },
+      { name: "oauth.sign_in", hostOnly: true },
+    ]);
+    const revealed = await handlers["vault.reveal"]({ item: "notes", field: "oauth.access_token" }, { actor: "ui" });
+    expect(revealed).toEqual({ ok: false, message: "notes/oauth.access_token is part of a sign-in: tokens are never shown. Sign out and in again in the API's settings to replace them." });
+    seen.push(JSON.stringify(items), JSON.stringify(revealed));
+    const set = await handlers["vault.set"]({ item: "notes", field: "oauth.access_token", value: "mine-instead" }, { actor: "ui" });
+    expect(set).toEqual({ ok: false, message: "cannot set notes/oauth.access_token: fields named oauth.* hold a sign-in's tokens, which only a sign-in writes (workbench auth login)" });
   });
 
   it("the approval card for a write shows who signed in and the scopes the token holds", async () => {

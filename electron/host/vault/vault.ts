@@ -13,7 +13,7 @@ import type { JsonValue } from "../../../shared/json.ts";
 import { ensureDataDir } from "../data-dir.ts";
 import { AesGcmCipher, type SecretCipher } from "./cipher.ts";
 import { VAULT_KEY_ENV, VAULT_KEY_FILE } from "./key.ts";
-import { vaultLabel, vaultNameProblem } from "./names.ts";
+import { HOST_ONLY_FIELD_PREFIX, isHostOnlyField, vaultLabel, vaultNameProblem } from "./names.ts";
 import { MIN_SECRET_LENGTH } from "./redact.ts";
 import { damagedItemNotices, loadDocument, serializeDocument, writeDocument, type VaultDocument } from "./store.ts";
 
@@ -122,7 +122,7 @@ export class Vault {
 
   /** Stores a value; `allowApis` are added to the APIs the item may be sent to. */
   set(item: string, field: string, value: string, options: { allowApis?: string[] } = {}): VaultUpdate {
-    const problem = vaultNameProblem("item", item) ?? vaultNameProblem("field", field) ?? valueProblem(value) ?? apisProblem(options.allowApis ?? []);
+    const problem = vaultNameProblem("item", item) ?? vaultNameProblem("field", field) ?? hostOnlyProblem(field) ?? valueProblem(value) ?? apisProblem(options.allowApis ?? []);
     if (problem) return { ok: false, reason: "invalid", message: `cannot set ${vaultLabel(item, field)}: ${problem}` };
     let sealed: string;
     try {
@@ -295,6 +295,11 @@ export class Vault {
       return { ok: false, message: `cannot decrypt: ${err instanceof TypeError ? "the decrypted bytes are not UTF-8 text" : (err as Error).message}` };
     }
   }
+}
+
+/** A person's `set` may not write a sign-in's fields: those come from the sign-in (setFields). */
+function hostOnlyProblem(field: string): string | undefined {
+  return isHostOnlyField(field) ? `fields named ${HOST_ONLY_FIELD_PREFIX}* hold a sign-in's tokens, which only a sign-in writes (workbench auth login)` : undefined;
 }
 
 function valueProblem(value: string): string | undefined {

@@ -130,11 +130,15 @@ export class SignIns implements SignInTokens {
 
   async #refresh(target: ApiTarget, signIn: StoredSignIn): Promise<{ token: string; label: string } | { refused: string; details?: JsonValue }> {
     const api = target.name;
-    const side = this.#clientSide(target, signIn.record.clientId);
+    const side = this.#clientSide(target.config.auth, target.name, signIn.record.clientId);
     const result = await refreshSignIn(signIn, side, this.#now(), this.#opts.fetch);
     if (!result.ok) {
       this.#opts.log(`oauth: refreshing the sign-in to ${api} failed: ${result.why}`);
       if (!result.final) return { refused: `the sign-in to ${api} could not be renewed just now (${result.why}); try again` };
+      // Another process (the CLI, the app) may have renewed it a moment ago with the same refresh token, which rotation then retired.
+      this.#opts.vault.reload();
+      const now = readSignIn(this.#opts.vault, api);
+      if (now.kind === "ok" && !now.signIn.record.expired && now.signIn.refreshToken !== signIn.refreshToken) return { token: now.signIn.accessToken, label: `${api}/oauth.access_token` };
       writeRecord(this.#opts.vault, { ...signIn.record, expired: { at: new Date(this.#now()).toISOString(), why: result.why } });
       this.#opts.publish({ type: "auth.changed", api, ok: false, message: `The sign-in to ${api} has expired.` });
       return signInRequired(api, `the sign-in to ${api} has expired (${result.why})`);
@@ -145,9 +149,8 @@ export class SignIns implements SignInTokens {
     return { token: result.signIn.accessToken, label: `${api}/oauth.access_token` };
   }
 
-  #clientSide(target: ApiTarget, clientId: string): ClientSide {
-    const secret = clientSecret(target.config.auth, this.#opts.vault, target.name);
-    return clientSide(clientId, secret);
+  #clientSide(auth: AuthConfig | undefined, api: string, clientId: string): ClientSide {
+    return clientSide(clientId, clientSecret(auth, this.#opts.vault, api));
   }
 
   // ---- signing in ---------------------------------------------------------
@@ -385,7 +388,7 @@ export class SignIns implements SignInTokens {
     let said = "";
     if (read.kind === "ok") {
       const target = await this.#opts.target(api);
-      const side = this.#clientSide(target ?? ({ name: api, config: { auth: undefined } } as unknown as ApiTarget), read.signIn.record.clientId);
+      const side = this.#clientSide(target?.config.auth, api, read.signIn.record.clientId);
       said = await revokeSignIn(read.signIn, side, this.#opts.fetch, this.#opts.log);
     }
     const deleted = deleteSignIn(this.#opts.vault, api);

@@ -44,6 +44,12 @@ const HOST_LAYERS = [
     allowInTests: TEST_SUPPORT,
   },
   {
+    target: "electron/host/oauth/**",
+    allow: ["electron/host/oauth/**", "electron/host/proxy/**", "electron/host/vault/**", "electron/host/specs/**", COMMON, SHARED],
+    allowInTests: [...TEST_SUPPORT, HOST_ROOT],
+    why: "Sign-ins keep their tokens in the vault and hand them to the proxy through its SignInTokens interface (the proxy never imports oauth/); they run no programs.",
+  },
+  {
     target: "electron/host/runs/**",
     allow: [...RUN_LAYER, "electron/host/events.ts", "electron/host/data-dir.ts", COMMON, SHARED],
     allowInTests: [...TEST_SUPPORT, HOST_ROOT],

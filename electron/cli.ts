@@ -12,6 +12,7 @@ import { registerRunsCommands } from "./cli/runs.ts";
 import { registerServeCommands } from "./cli/serve.ts";
 import { registerMcpCommands } from "./cli/mcp.ts";
 import { registerDoctorCommand } from "./cli/doctor.ts";
+import { registerAuthCommands } from "./cli/auth.ts";
 
 export const VERSION = workbenchVersion();
 import { registerOpenCommands } from "./cli/open.ts";
@@ -29,6 +30,7 @@ export function buildProgram(io: CliIo): Command {
   registerRunCommands(program, io);
   registerRunsCommands(program, io);
   registerVaultCommands(program, io);
+  registerAuthCommands(program, io);
   registerServeCommands(program, io);
   registerMcpCommands(program, io);
   registerDoctorCommand(program, io);

@@ -261,6 +261,8 @@ async function start(): Promise<void> {
     workbench: bench,
     shell: "electron",
     log,
+    // A sign-in opens in the system browser, never in a window of ours (RFC 8252).
+    openExternal: (url) => shell.openExternal(url),
     connect: server?.connect ?? unavailableConnect("the MCP endpoint is not running (see the app's log)"),
     uiSession: {
       get: () => {

@@ -14,6 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connectInfo } from "./host/handlers/connect.ts";
 import { createHandlers, type ChannelHandlers, type ConnectProvider } from "./host/handlers/index.ts";
 import { McpHttpEndpoint } from "./host/mcp/http.ts";
+import { CALLBACK_PATH, page } from "./host/oauth/loopback.ts";
 import type { McpSessionOptions } from "./host/mcp/session.ts";
 import { McpTokenStore, newToken } from "./host/mcp/token.ts";
 import type { Workbench } from "./host/workbench.ts";
@@ -115,6 +116,8 @@ export async function startWorkbenchServer(options: WorkbenchServerOptions): Pro
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostIsOurs(req, port)) return sendText(res, 403, `forbidden: this server answers only to 127.0.0.1:${port} and localhost:${port}`);
+    // A sign-in's redirect arrives from the authorization server's site by design: it is bound by its one-time `state`, not by origin or cookie.
+    if (req.method === "GET" && new URL(req.url ?? "/", url).pathname === CALLBACK_PATH) return handleSignInRedirect(req, res);
     if (!originIsOurs(req, port)) return sendText(res, 403, "forbidden: cross-origin requests are not accepted");
     const path = new URL(req.url ?? "/", url).pathname;
     if (path === "/mcp") return mcp.handle(req, res);
@@ -128,8 +131,15 @@ export async function startWorkbenchServer(options: WorkbenchServerOptions): Pro
     return sendText(res, 404, "not found");
   }
 
+  async function handleSignInRedirect(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const outcome = await workbench.signIns.completeHosted(new URL(req.url ?? "/", url).searchParams);
+    page(res, outcome.status, outcome.ok ? "Signed in" : "Not signed in", `${outcome.message} You can close this tab.`);
+  }
+
   if (takeLock) writeLock(dataDir, lock());
   if (kind !== "mcp") tokens.rememberPort(port);
+  // Sign-ins started in this process (the UI's Sign in) come back here instead of to a listener of their own.
+  workbench.signIns.useHostedRedirect(`${url}${CALLBACK_PATH}`);
   workbench.startBackgroundWork();
 
   let closing: Promise<void> | undefined;
@@ -145,6 +155,7 @@ export async function startWorkbenchServer(options: WorkbenchServerOptions): Pro
     close: () =>
       (closing ??= (async () => {
         if (takeLock) removeLock(dataDir, { pid: process.pid, sessionToken });
+        workbench.signIns.useHostedRedirect(undefined);
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         await mcp.closeAll();
         for (const stream of streams) stream.end();

@@ -9,12 +9,22 @@ import { z } from "zod";
 export const VAULT_REF_PATTERN = /^vault:([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 export const vaultRef = z.string().regex(VAULT_REF_PATTERN, "must be a vault reference like vault:github/token");
 
+const oauthScopes = z.record(z.string(), z.string()).default({});
+
 export const inlineSecurityScheme = z.discriminatedUnion("type", [
   z.object({ type: z.literal("http"), scheme: z.enum(["bearer", "basic"]), bearerFormat: z.string().optional() }).strict(),
   z.object({ type: z.literal("apiKey"), name: z.string().min(1), in: z.enum(["header", "query", "cookie"]) }).strict(),
   z.object({
     type: z.literal("oauth2"),
-    flows: z.object({ clientCredentials: z.object({ tokenUrl: z.string().url(), scopes: z.record(z.string(), z.string()).default({}) }).strict() }).strict(),
+    flows: z
+      .object({
+        clientCredentials: z.object({ tokenUrl: z.string().url(), scopes: oauthScopes }).strict().optional(),
+        authorizationCode: z.object({ authorizationUrl: z.string().url(), tokenUrl: z.string().url(), scopes: oauthScopes }).strict().optional(),
+        /** OpenAPI 3.2's name for RFC 8628's device authorization grant. */
+        deviceAuthorization: z.object({ deviceAuthorizationUrl: z.string().url(), tokenUrl: z.string().url(), scopes: oauthScopes }).strict().optional(),
+      })
+      .strict()
+      .refine((f) => f.clientCredentials || f.authorizationCode || f.deviceAuthorization, { message: "an oauth2 scheme needs at least one flow: clientCredentials, authorizationCode or deviceAuthorization" }),
   }).strict(),
 ]);
 export type InlineSecurityScheme = z.infer<typeof inlineSecurityScheme>;
@@ -27,10 +37,19 @@ export const authConfig = z
     inline: inlineSecurityScheme.optional(),
     /** The secret: a bearer token, an API key, a basic password, an OAuth2 client secret. */
     credential: vaultRef.optional(),
-    /** Basic auth user name, or OAuth2 client id (a literal or a vault reference). */
+    /** Basic auth user name, or OAuth2 client id (a literal or a vault reference); a sign-in's client id too. */
     username: z.string().optional(),
     /** OAuth2 scopes to request. */
     scopes: z.array(z.string()).optional(),
+    /**
+     * Which OAuth2 grant calls use when the scheme offers several: the API's
+     * own client credentials, or a person's sign-in (authorization code or
+     * device authorization; both keep access and refresh tokens in the vault).
+     * Default: client credentials when the scheme has that flow, else sign-in.
+     */
+    flow: z.enum(["clientCredentials", "authorizationCode", "deviceAuthorization"]).optional(),
+    /** The authorization server's issuer, for RFC 8414 / OpenID Connect discovery of its endpoints (revocation, device). */
+    issuer: z.string().url().optional(),
   })
   .strict()
   .refine((a) => !(a.scheme && a.inline), { message: "give either scheme (from the spec) or inline, not both" });

@@ -47,6 +47,8 @@ export type SecurityScheme =
         authorizationCode?: { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string> };
         implicit?: { authorizationUrl: string; scopes: Record<string, string> };
         password?: { tokenUrl: string; scopes: Record<string, string> };
+        /** OpenAPI 3.2: RFC 8628's device authorization grant. */
+        deviceAuthorization?: { deviceAuthorizationUrl: string; tokenUrl: string; scopes: Record<string, string> };
       };
     }
   | { type: "openIdConnect"; openIdConnectUrl: string; description?: string }

@@ -80,7 +80,8 @@ export interface IngestPreview {
 export interface VaultItemView {
   name: string;
   allowApis: string[];
-  fields: { name: string; problem?: string }[];
+  /** `hostOnly`: part of a person's sign-in (tokens), never shown and kept by the sign-in itself. */
+  fields: { name: string; problem?: string; hostOnly?: boolean }[];
 }
 
 export interface ConnectInfo {
@@ -126,6 +127,30 @@ export const tabRef = z.discriminatedUnion("kind", [
 export type TabRef = z.infer<typeof tabRef>;
 export const uiSession = z.object({ tabs: z.array(tabRef).max(100), active: z.number().int().min(0).max(99).optional() }).strict();
 export type UiSession = z.infer<typeof uiSession>;
+/** A person's OAuth2 sign-in to one API, as `workbench auth status` and the app show it (never a token). */
+export interface SignInView {
+  api: string;
+  state: "signed_in" | "expired" | "signed_out" | "signing_in" | "unreadable";
+  who?: string;
+  scopes: string[];
+  /** When the access token expires (it is renewed with the refresh token when it does). */
+  expiresAt?: string;
+  signedInAt?: string;
+  method?: "authorizationCode" | "deviceAuthorization";
+  /** Why the sign-in cannot be used (expired, unreadable), and how to sign in again. */
+  problem?: string;
+  /** Scopes the spec lists, with their descriptions: what the person picks from. */
+  availableScopes: Record<string, string>;
+  /** Scopes asked for unless the person picks others. */
+  defaultScopes: string[];
+  /** Whether a sign-in can start here (a client id is configured), and if not, why. */
+  ready: { ok: true } | { ok: false; message: string };
+}
+
+export type SignInStart =
+  | { ok: true; kind: "browser"; url: string; opened: boolean }
+  | { ok: true; kind: "device"; verificationUri: string; verificationUriComplete?: string; userCode: string; expiresAt: string }
+  | { ok: false; message: string };
 
 export const contract = {
   "app.info": channel<{ version: string; dataDir: string; node: string; shell: "electron" | "browser" }>()(empty),
@@ -178,6 +203,13 @@ export const contract = {
   "vault.allow": channel<Ack>()(z.object({ item: z.string().min(1), apis: z.array(apiName) }).strict()),
   "vault.remove": channel<Ack>()(z.object({ item: z.string().min(1), field: z.string().min(1).optional() }).strict()),
   "vault.reveal": channel<{ ok: true; value: string } | { ok: false; message: string }>()(z.object({ item: z.string().min(1), field: z.string().min(1) }).strict()),
+
+  "auth.status": channel<SignInView[]>()(empty),
+  /** Starts a sign-in; it ends in the background with an `auth.changed` event. */
+  "auth.login": channel<SignInStart>()(
+    z.object({ api: apiName, method: z.enum(["browser", "device"]), scopes: z.array(z.string().min(1).max(200)).max(100).optional() }).strict(),
+  ),
+  "auth.logout": channel<Ack>()(z.object({ api: apiName }).strict()),
 
   "connect.info": channel<ConnectInfo>()(empty),
   "connect.rotate": channel<ConnectInfo>()(empty),

@@ -14,6 +14,8 @@ export type WorkbenchEvent =
   | { type: "app.open"; target: OpenTarget }
   | { type: "apis.changed" }
   | { type: "settings.changed" }
-  | { type: "vault.changed" };
+  | { type: "vault.changed" }
+  /** A sign-in to an API began, ended, was refreshed into expiry or signed out; `message` says how it ended. */
+  | { type: "auth.changed"; api: string; ok?: boolean; message?: string };
 
 export type WorkbenchEventType = WorkbenchEvent["type"];

@@ -153,7 +153,9 @@ function describeSettings(api: RegisteredApi): string {
 function describeInline(inline: NonNullable<NonNullable<RegisteredApi["config"]["auth"]>["inline"]>): string {
   if (inline.type === "http") return inline.scheme;
   if (inline.type === "apiKey") return `${inline.in}:${inline.name}`;
-  return `oauth2:${inline.flows.clientCredentials.tokenUrl}`;
+  const flows = inline.flows;
+  const kinds = Object.entries(flows).filter(([, flow]) => flow).map(([name]) => name);
+  return `oauth2 (${kinds.join(", ")})${flows.clientCredentials ? `: ${flows.clientCredentials.tokenUrl}` : ""}`;
 }
 
 function formatList(apis: RegisteredApi[], unusable: UnusableApi[]): string {

@@ -11,6 +11,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Set the process exit code (the highest one set wins). */
   exit(code: number): void;
+  /** Opens a URL in a browser (default: the desktop's opener); tests drive a browser of their own. */
+  openUrl?(url: string): Promise<void>;
 }
 
 /** A user-facing failure: printed as `error: <message>` with no stack trace. */

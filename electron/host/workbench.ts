@@ -11,6 +11,7 @@ import { ensureDataDir } from "./data-dir.ts";
 import { ApiDirectory } from "./api-directory.ts";
 import { EventBus } from "./events.ts";
 import { HostLog } from "./common/host-log.ts";
+import { SignIns } from "./oauth/sign-ins.ts";
 import { ConfiguredCredentialResolver, type CredentialResolver } from "./proxy/credentials.ts";
 import type { ProxyDeps } from "./proxy/pipeline.ts";
 import { RunEngine, type ExecuteRequest } from "./runs/engine.ts";
@@ -67,6 +68,7 @@ export class Workbench {
   readonly demo: DemoUpstream;
   /** The limits agent programs run under: defaults, saved settings, this process's flags. */
   readonly agentLimits: AgentLimitsSource;
+  readonly signIns: SignIns;
   readonly #log: (message: string) => void;
   readonly #limits: Partial<RunLimits>;
   readonly #unsubscribe: (() => void)[] = [];
@@ -74,8 +76,9 @@ export class Workbench {
 
   private constructor(parts: {
     dataDir: string; registry: ApiRegistry; vault: Vault; store: CodeRunStore; sandbox: SandboxPool; bus: EventBus;
-    demo: DemoUpstream; apis: ApiDirectory; engine: RunEngine; log: (message: string) => void; limits: Partial<RunLimits>; agentLimits: AgentLimitsSource;
+    demo: DemoUpstream; apis: ApiDirectory; engine: RunEngine; log: (message: string) => void; limits: Partial<RunLimits>; agentLimits: AgentLimitsSource; signIns: SignIns;
   }) {
+    this.signIns = parts.signIns;
     this.dataDir = parts.dataDir;
     this.registry = parts.registry;
     this.vault = parts.vault;
@@ -102,13 +105,22 @@ export class Workbench {
     if (!opened.ok) return { ok: false, message: `the vault cannot be opened: ${opened.message}` };
     const vault = opened.vault;
     notices.push(...vault.notices());
+    const registry = ApiRegistry.open(dataDir);
+    // People's OAuth2 sign-ins: tokens in the vault, attached to calls by the resolver, refreshed as they expire.
+    const signIns = new SignIns({
+      vault,
+      registry,
+      target: async (name) => (await apis.refresh()).get(name),
+      publish: (event) => bus.publish(event),
+      log: (message) => log(message),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    const resolver = options.resolver ?? new ConfiguredCredentialResolver({ vault, signIns, ...(options.fetch ? { fetch: options.fetch } : {}), log: (message) => log(message) });
     // Every line the host logs is redacted with what a run's redactor would know, then kept in logs/host.log.
-    const resolver = options.resolver ?? new ConfiguredCredentialResolver({ vault, ...(options.fetch ? { fetch: options.fetch } : {}), log: (message) => log(message) });
     const knownSecrets = () => [...vault.secrets(), ...(resolver.knownSecrets?.() ?? [])];
     const hostLog = new HostLog({ dataDir, redactor: () => new Redactor(knownSecrets()), ...(options.log ? { echo: options.log } : {}) });
     const log = (message: string) => hostLog.write(message);
 
-    const registry = ApiRegistry.open(dataDir);
     notices.push(...registry.notices());
     const demoAdded = ensureDemoApi(registry);
     if (!demoAdded.ok) notices.push(demoAdded.error.message);
@@ -158,7 +170,7 @@ export class Workbench {
     });
     engine.expireDue();
     const agentLimits = new AgentLimitsSource(dataDir, options.agentLimitOverrides ?? {}, log);
-    const workbench = new Workbench({ dataDir, registry, vault, store, sandbox, bus, demo, apis, engine, log, limits, agentLimits });
+    const workbench = new Workbench({ dataDir, registry, vault, store, sandbox, bus, demo, apis, engine, log, limits, agentLimits, signIns });
     return { ok: true, workbench, notices };
   }
 
@@ -246,6 +258,7 @@ export class Workbench {
   async close(): Promise<void> {
     this.#watcher?.close();
     this.#watcher = undefined;
+    this.signIns.close();
     for (const off of this.#unsubscribe) off();
     this.engine.stop();
     await this.sandbox.close();

@@ -8,6 +8,7 @@ import { useChannel, useWorkbench } from "../app/workbench-context.tsx";
 import { formatTime } from "../common/format.ts";
 import { ApiConfigForm, configFromDraft, draftFromConfig, type ConfigDraft } from "./ApiConfigForm.tsx";
 import { RepairReport } from "./RepairReport.tsx";
+import { SignInPanel } from "./SignInPanel.tsx";
 import "./ApiSettingsView.css";
 
 export function ApiSettingsView({ api: name }: { api: string }) {
@@ -33,7 +34,9 @@ function describeScheme(name: string, scheme: SecurityScheme): string {
     case "apiKey":
       return `${name} (API key in ${scheme.in} ${scheme.name})`;
     case "oauth2":
-      return `${name} (OAuth2${scheme.flows.clientCredentials ? ", client credentials" : ""})`;
+      return `${name} (OAuth2: ${[scheme.flows.authorizationCode && "sign-in", scheme.flows.deviceAuthorization && "sign-in with a code", scheme.flows.clientCredentials && "client credentials"].filter(Boolean).join(", ") || "no usable flow"})`;
+    case "openIdConnect":
+      return `${name} (OpenID Connect sign-in)`;
     default:
       return `${name} (${scheme.type})`;
   }
@@ -139,6 +142,7 @@ function Settings({ summary }: { summary: ApiSummary }) {
           </div>
         </form>
       </section>
+      <SignInPanel api={summary.name} />
       <section className="apiset-section">
         <h2 className="section-title">Always allowed operations</h2>
         {myRules.length === 0 ? (

@@ -10,6 +10,7 @@ import type { CallRecord, RecordedRequest, RecordedResponse } from "../../shared
 import { CopyButton } from "../common/CopyButton.tsx";
 import { JsonTree, Marked } from "../common/JsonTree.tsx";
 import { callStatusText, callStatusTone, formatDuration, methodClass, prettyBody, splitOperation } from "../common/format.ts";
+import { useActions } from "../app/actions.ts";
 import { toCurl } from "./curl.ts";
 import "./CallTimeline.css";
 
@@ -77,12 +78,23 @@ function pathOf(url: string): string {
   }
 }
 
+/** A call refused for want of a person's sign-in (the proxy's `{reason: "sign_in_required"}`). */
+function signInRequired(details: JsonValue | undefined): boolean {
+  return typeof details === "object" && details !== null && !Array.isArray(details) && details.reason === "sign_in_required";
+}
+
 function CallDetail({ call }: { call: CallRecord }) {
+  const actions = useActions();
   return (
     <div className="call-detail">
       {call.error && (
         <div className="error-banner">
           <strong>{call.error.name}</strong> <Marked text={call.error.message} />
+          {signInRequired(call.error.details) && (
+            <button className="btn btn-small" onClick={() => actions.openApiSettings(call.api)}>
+              Sign in to {call.api}…
+            </button>
+          )}
         </div>
       )}
       {call.status === "unknown" && <div className="error-banner">This call was in flight when the host stopped. Its outcome is unknown: verify upstream before retrying.</div>}

@@ -268,6 +268,19 @@ function FieldRow({ item, field, act }: { item: string; field: VaultItemView["fi
     return () => clearTimeout(t);
   }, [revealed]);
 
+  if (field.hostOnly) {
+    return (
+      <tr>
+        <td>
+          <code>{field.name}</code>
+        </td>
+        <td colSpan={3} className="muted">
+          Part of a sign-in to an API: never shown, never given to programs. Sign out in the API's settings.
+        </td>
+      </tr>
+    );
+  }
+
   const reveal = async () => {
     try {
       const reply = await api["vault.reveal"]({ item, field: field.name });

@@ -9,6 +9,7 @@ import type { Artifact } from "../../../shared/artifact.ts";
 import type { ApiSummary, Ack, IngestPreview, OperationRow, SpecSource } from "../../../shared/contract.ts";
 import type { JsonValue } from "../../../shared/json.ts";
 import { loadSpecSource, type LoadedSpec } from "../specs/source.ts";
+import { isHostOnlyField } from "../vault/names.ts";
 import type { RegisteredApi } from "../specs/registry.ts";
 import type { Workbench } from "../workbench.ts";
 import type { HandlerContext, HandlerGroup } from "./context.ts";
@@ -141,7 +142,9 @@ function declarationsCache(workbench: Workbench): () => string {
       const loaded = workbench.registry.get(entry.name);
       return loaded.ok ? [{ name: entry.name, artifact: loaded.value.artifact, context: (entry.config.sandboxGlobals ?? {}) as JsonValue }] : [];
     });
-    const vaultItems = workbench.vault.list().map((item) => ({ name: item.name, fields: item.fields.map((f) => f.name) }));
+    const vaultItems = workbench.vault
+      .list()
+      .map((item) => ({ name: item.name, fields: item.fields.map((f) => f.name).filter((f) => !isHostOnlyField(f)) }));
     const nextKey = JSON.stringify([apis.map((a) => [a.name, a.artifact.hash, a.context]), vaultItems]);
     if (nextKey !== key) {
       dts = buildEditorDeclarations(apis, vaultItems);

@@ -25,6 +25,12 @@ export interface HandlerContext {
   connect: ConnectProvider;
   /** Only the app has one; a browser tab's session is not kept. */
   uiSession?: UiSessionStore;
+  /**
+   * Opens a URL in the system browser (the app passes Electron's
+   * shell.openExternal). Without it, a sign-in's URL goes back to the
+   * renderer, which is itself a tab of the system browser (`workbench serve`).
+   */
+  openExternal?: (url: string) => Promise<void>;
   /** Used to fetch specs given by URL; defaults to the global fetch. */
   fetch?: typeof fetch;
   log?: (message: string) => void;

@@ -7,6 +7,7 @@
 import { contract, type ChannelError, type ChannelName, type ParsedRequestOf, type ReplyOf } from "../../../shared/contract.ts";
 import { workbenchVersion } from "../common/assets.ts";
 import { apiHandlers } from "./apis.ts";
+import { authHandlers } from "./auth.ts";
 import type { Caller, ChannelHandler, ChannelHandlers, HandlerContext } from "./context.ts";
 import { reportInternalError } from "../common/host-log.ts";
 import { ChannelFailure, channelError, notFound } from "./failure.ts";
@@ -36,6 +37,7 @@ export function createHandlers(ctx: HandlerContext): ChannelHandlers {
     ...apiHandlers(ctx),
     ...runHandlers(ctx),
     ...vaultHandlers(ctx),
+    ...authHandlers(ctx),
     "connect.info": async () => ctx.connect.info(),
     "connect.rotate": async () => ctx.connect.rotate(),
     ...programHandlers(ctx),

@@ -49,15 +49,17 @@ export function attachCredential(request: OutgoingRequest, scheme: SchemeInUse, 
 /**
  * The request as a person approving it should see it: the credential placed
  * where the scheme puts it, shown by its reference (`⟦vault:demo/token⟧`),
- * never its value. Nothing is resolved here.
+ * never its value. Nothing is resolved here. `described` is the resolver's
+ * own words for a bearer credential (a sign-in: who, which scopes).
  */
-export function previewCredential(request: OutgoingRequest, scheme: SchemeInUse | undefined, credentialRef: string | undefined, api: string): OutgoingRequest {
+export function previewCredential(request: OutgoingRequest, scheme: SchemeInUse | undefined, credentialRef: string | undefined, api: string, described?: string): OutgoingRequest {
   if (!scheme) return request;
   const ref = credentialRef ? `⟦${credentialRef}⟧` : "⟦no credential configured⟧";
   const s = scheme.scheme;
   const headers = { ...request.headers };
   const url = new URL(request.url);
-  if (s.type === "oauth2") headers.authorization = `Bearer ⟦OAuth2 token for ${api}⟧`;
+  if (described) headers.authorization = `Bearer ⟦${described}⟧`;
+  else if (s.type === "oauth2") headers.authorization = `Bearer ⟦OAuth2 token for ${api}⟧`;
   else if (s.type === "http" && s.scheme.toLowerCase() === "basic") headers.authorization = `Basic ⟦base64 of user:${ref}⟧`;
   else if (s.type === "http") headers.authorization = `Bearer ${ref}`;
   else if (s.type === "apiKey" && s.in === "header") headers[s.name.toLowerCase()] = ref;

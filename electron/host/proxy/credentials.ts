@@ -2,14 +2,16 @@
  * Step 6: which credential goes on this request, decided host-side at the
  * moment of sending. A resolver sees the destination (method, base URL, host,
  * path template) so it can refuse at spend time; the default one reads the
- * API's auth config and the vault, refuses plain http except to loopback, and
- * fetches OAuth2 client-credentials tokens, caching them until they expire.
+ * API's auth config and the vault, refuses plain http except to loopback,
+ * fetches OAuth2 client-credentials tokens, caching them until they expire,
+ * and asks the host's sign-ins (electron/host/oauth/) for a person's token.
  * Its errors reach the program only in words it chose; anything it throws
  * becomes a fixed message.
  */
 import type { AuthConfig, InlineSecurityScheme } from "../../../shared/api-config.ts";
 import { VAULT_REF_PATTERN } from "../../../shared/api-config.ts";
 import type { Operation, SecurityScheme } from "../../../shared/artifact.ts";
+import type { JsonValue } from "../../../shared/json.ts";
 import type { ApiTarget } from "./types.ts";
 import type { VaultReader } from "../vault/references.ts";
 
@@ -40,7 +42,8 @@ export interface ResolveRequest {
   destination: Destination;
 }
 
-export type ResolveAnswer = Credential | { refused: string };
+/** A refusal in the resolver's words; `details` travel with the program's error (e.g. `{reason: "sign_in_required", api}`). */
+export type ResolveAnswer = Credential | { refused: string; details?: JsonValue };
 
 export interface CredentialResolver {
   resolve(req: ResolveRequest): Promise<ResolveAnswer>;
@@ -52,6 +55,34 @@ export interface CredentialResolver {
   unauthorized?(req: ResolveRequest, used: Credential): Promise<Credential | "pass">;
   /** Secrets the resolver obtained at runtime (OAuth2 tokens), for redactors built before a call uses them. */
   knownSecrets?(): { label: string; value: string }[];
+  /**
+   * How the credential is shown to a person approving a call, when the
+   * resolver has more to say than the configured reference (a sign-in: who,
+   * which scopes). Approvals bind to it, so it must not change when a token
+   * is refreshed.
+   */
+  describe?(target: ApiTarget, scheme: SchemeInUse): string | undefined;
+}
+
+/**
+ * A person's OAuth2 sign-in to an API (authorization code or device flow),
+ * kept by the host (electron/host/oauth/) with its tokens in the vault.
+ */
+export interface SignInTokens {
+  /**
+   * The sign-in's access token, refreshed first when it has expired, or when
+   * `rejected` (a token the API just answered 401 to) is still the current one.
+   */
+  accessToken(target: ApiTarget, scheme: SchemeInUse, rejected?: string): Promise<{ token: string; label: string } | { refused: string; details?: JsonValue }>;
+  /** `OAuth2 sign-in to notes: alice, scopes notes:read notes:write`: stable until the person signs in again. */
+  describe(target: ApiTarget): string;
+}
+
+/** Whether calls under this scheme carry a person's sign-in rather than a secret of the API's own (client credentials). */
+export function usesSignIn(auth: AuthConfig | undefined, scheme: SecurityScheme | InlineSecurityScheme): boolean {
+  if (scheme.type === "openIdConnect") return true;
+  if (scheme.type !== "oauth2") return false;
+  return auth?.flow ? auth.flow !== "clientCredentials" : !scheme.flows.clientCredentials;
 }
 
 /** The scheme this API's calls use, or undefined when the operation needs none or none is configured. */
@@ -105,6 +136,8 @@ export interface DefaultResolverOptions {
   now?: () => number;
   /** Told about failures in full (never shown to programs). */
   log?: (message: string) => void;
+  /** People's OAuth2 sign-ins; without it, APIs that need one are refused. */
+  signIns?: SignInTokens;
 }
 
 /** The resolver used unless the host supplies its own: API auth config + vault. */
@@ -114,8 +147,10 @@ export class ConfiguredCredentialResolver implements CredentialResolver {
   readonly #now: () => number;
   readonly #log: (message: string) => void;
   readonly #tokens = new Map<string, OAuthToken>();
+  readonly #signIns: SignInTokens | undefined;
 
   constructor(opts: DefaultResolverOptions) {
+    this.#signIns = opts.signIns;
     this.#vault = opts.vault;
     this.#fetch = opts.fetch ?? fetch;
     this.#now = opts.now ?? Date.now;
@@ -129,6 +164,7 @@ export class ConfiguredCredentialResolver implements CredentialResolver {
     }
     const auth = target.config.auth ?? {};
     const scheme = req.scheme.scheme;
+    if (usesSignIn(auth, scheme)) return this.#signedIn(req);
     if (scheme.type === "oauth2") return this.#oauthToken(req, auth, false);
     const secret = this.#secret(auth.credential, target.name);
     if ("refused" in secret) return secret;
@@ -139,10 +175,15 @@ export class ConfiguredCredentialResolver implements CredentialResolver {
       return { kind: "basic", username: user.value, password: secret.value, label: secret.label };
     }
     if (scheme.type === "http") return { kind: "bearer", token: secret.value, label: secret.label };
-    return { refused: `security scheme ${req.scheme.name} (${scheme.type}) is not supported; configure bearer, basic, apiKey or oauth2 client credentials` };
+    return { refused: `security scheme ${req.scheme.name} (${scheme.type}) is not supported; configure bearer, basic, apiKey or oauth2` };
   }
 
   async unauthorized(req: ResolveRequest, used: Credential): Promise<Credential | "pass"> {
+    if (usesSignIn(req.target.config.auth, req.scheme.scheme)) {
+      // Refreshed once; a refresh the server refuses marks the sign-in expired, and the program gets the 401.
+      const fresh = await this.#signedIn(req, used.kind === "bearer" ? used.token : undefined);
+      return "refused" in fresh ? "pass" : fresh;
+    }
     if (req.scheme.scheme.type === "oauth2") {
       const fresh = await this.#oauthToken(req, req.target.config.auth ?? {}, true);
       return "refused" in fresh ? "pass" : fresh;
@@ -153,6 +194,17 @@ export class ConfiguredCredentialResolver implements CredentialResolver {
     const fresh = await this.resolve(req);
     if ("refused" in fresh || sameCredential(fresh, used)) return "pass";
     return fresh;
+  }
+
+  describe(target: ApiTarget, scheme: SchemeInUse): string | undefined {
+    if (!usesSignIn(target.config.auth, scheme.scheme)) return undefined;
+    return this.#signIns?.describe(target) ?? `OAuth2 sign-in to ${target.name}`;
+  }
+
+  async #signedIn(req: ResolveRequest, rejected?: string): Promise<ResolveAnswer> {
+    if (!this.#signIns) return { refused: `${req.target.name} needs a person's OAuth2 sign-in, which this workbench cannot hold` };
+    const answer = await this.#signIns.accessToken(req.target, req.scheme, rejected);
+    return "refused" in answer ? answer : { kind: "bearer", token: answer.token, label: answer.label };
   }
 
   knownSecrets(): { label: string; value: string }[] {

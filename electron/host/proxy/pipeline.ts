@@ -151,7 +151,7 @@ export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall)
   for (const warning of prepared.warnings) ctx.note(`workbench: call ${index}: ${warning}`);
 
   // 6. What a person sees and approves: the exact request, the credential by reference, bound by a fingerprint.
-  const shown = showRequest(prepared, ctx.redactor);
+  const shown = showRequest(prepared, ctx.redactor, deps.resolver);
   const described: CallEntry = { ...entry, operation: operationName(prepared.operation), operationId: prepared.operation.id, request: shown, status: "pending" };
   if (prepared.request.idempotencyKey) described.idempotencyKey = prepared.request.idempotencyKey;
   // Only a call a person decides needs the fingerprint: the one asked now, and the one approved before.
@@ -347,9 +347,10 @@ async function decide(
 }
 
 /** The request as a person approving it sees it: the credential placed by reference, nothing secret resolved. */
-export function showRequest(prepared: PreparedCall, redactor: Redactor): RecordedRequest {
+export function showRequest(prepared: PreparedCall, redactor: Redactor, resolver?: CredentialResolver): RecordedRequest {
   const scheme = schemeFor(prepared.target, prepared.operation);
-  return recordRequest(previewCredential(prepared.request, scheme, prepared.target.config.auth?.credential, prepared.target.name), redactor);
+  const described = scheme ? resolver?.describe?.(prepared.target, scheme) : undefined;
+  return recordRequest(previewCredential(prepared.request, scheme, prepared.target.config.auth?.credential, prepared.target.name, described), redactor);
 }
 
 export interface SentCall {
@@ -397,7 +398,7 @@ export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, reda
   let used: Credential | undefined;
   if (resolveRequest && scheme) {
     const resolved = await safeResolve(deps, () => deps.resolver.resolve(resolveRequest));
-    if ("refused" in resolved) throw new CallFailure("CallRejected", `${resolved.refused}; nothing was sent`);
+    if ("refused" in resolved) throw new CallFailure("CallRejected", `${resolved.refused}; nothing was sent`, resolved.details);
     const withCredential = attachCredential(request, scheme, resolved);
     for (const s of withCredential.secrets) redactor.add(s.label, s.value);
     signed = withCredential.request;
@@ -465,7 +466,7 @@ function callValues(call: CallRequest, pathParams: Record<string, JsonValue>): J
   return { pathParams, query: call.query, headers: call.headers, cookies: call.cookies, body: call.body ?? null };
 }
 
-async function safeResolve<T>(deps: ProxyDeps, fn: () => Promise<T>): Promise<T | { refused: string }> {
+async function safeResolve<T>(deps: ProxyDeps, fn: () => Promise<T>): Promise<T | { refused: string; details?: JsonValue }> {
   try {
     return await fn();
   } catch (err) {

@@ -109,7 +109,7 @@ export class PlanApplier {
       const header = target?.config.autoIdempotencyHeader?.toLowerCase();
       const key = header ? entry.request.headers[header] : undefined;
       const prepared = await prepareCall(this.#deps, { api: entry.api, op: entry.op, args: entry.arguments }, { policy: this.#policy, preApproved: true, ...(key ? { idempotencyKey: key } : {}) });
-      const shown = showRequest(prepared, this.#redactor);
+      const shown = showRequest(prepared, this.#redactor, this.#deps.resolver);
       if (requestFingerprint(shown, prepared.target) === entry.requestFingerprint) return undefined;
       return describeChanges(entry.request, shown).map((change) => `since the plan was approved, ${change}`);
     } catch (err) {

@@ -57,11 +57,12 @@ function buildScheme(ctx: NormalizeContext, value: JsonValue, pointer: string): 
   }
 }
 
-const FLOW_FIELDS: Record<keyof OAuthFlows, ("authorizationUrl" | "tokenUrl")[]> = {
+const FLOW_FIELDS: Record<keyof OAuthFlows, ("authorizationUrl" | "tokenUrl" | "deviceAuthorizationUrl")[]> = {
   clientCredentials: ["tokenUrl"],
   authorizationCode: ["authorizationUrl", "tokenUrl"],
   implicit: ["authorizationUrl"],
   password: ["tokenUrl"],
+  deviceAuthorization: ["deviceAuthorizationUrl", "tokenUrl"],
 };
 
 function oauthFlows(ctx: NormalizeContext, value: JsonValue | undefined, pointer: string): OAuthFlows | undefined {
@@ -71,7 +72,7 @@ function oauthFlows(ctx: NormalizeContext, value: JsonValue | undefined, pointer
     const at = childPointer(pointer, kind);
     const needed = Object.hasOwn(FLOW_FIELDS, kind) ? FLOW_FIELDS[kind as keyof OAuthFlows] : undefined;
     if (!needed) {
-      if (!kind.startsWith("x-")) ctx.report.dropped(at, "oauth2 flow", `${JSON.stringify(kind)} is not an OAuth2 flow (clientCredentials, authorizationCode, implicit, password)`);
+      if (!kind.startsWith("x-")) ctx.report.dropped(at, "oauth2 flow", `${JSON.stringify(kind)} is not an OAuth2 flow (clientCredentials, authorizationCode, implicit, password, deviceAuthorization)`);
       continue;
     }
     if (!isObject(flow)) {

@@ -32,3 +32,15 @@ export function parseVaultLabel(text: string): { item: string; field?: string } 
   const [item, field] = parts as [string, string | undefined];
   return field === undefined ? { item } : { item, field };
 }
+
+/**
+ * Fields the host keeps for itself: a person's OAuth sign-in (access and
+ * refresh tokens, and the record of the sign-in) under the API's item. The
+ * host attaches them to that API's calls; programs never see them, not even
+ * as references, and cannot send them anywhere.
+ */
+export const HOST_ONLY_FIELD_PREFIX = "oauth.";
+
+export function isHostOnlyField(field: string): boolean {
+  return field.startsWith(HOST_ONLY_FIELD_PREFIX);
+}

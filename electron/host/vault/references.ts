@@ -8,7 +8,7 @@
  * reference cannot be mistaken for data.
  */
 import type { JsonObject, JsonValue } from "../../../shared/json.ts";
-import { vaultLabel, vaultNameProblem } from "./names.ts";
+import { isHostOnlyField, vaultLabel, vaultNameProblem } from "./names.ts";
 import type { VaultItemInfo, VaultReveal } from "./vault.ts";
 
 export interface VaultReference {
@@ -39,8 +39,9 @@ export function vaultGlobal(vault: Pick<VaultReader, "list">): JsonObject {
   const global: JsonObject = {};
   for (const item of vault.list()) {
     const fields: JsonObject = {};
-    for (const field of item.fields) fields[field.name] = referenceText({ item: item.name, field: field.name });
-    global[item.name] = fields;
+    for (const field of item.fields) if (!isHostOnlyField(field.name)) fields[field.name] = referenceText({ item: item.name, field: field.name });
+    // An item that holds only a sign-in is not the program's business at all.
+    if (Object.keys(fields).length || item.fields.length === 0) global[item.name] = fields;
   }
   return global;
 }
@@ -94,6 +95,7 @@ export function substituteReferences(value: JsonValue, api: string, vault: Vault
 
 function resolve(ref: VaultReference, api: string, vault: VaultReader): { ok: true; value: string } | { ok: false; message: string } {
   const text = referenceText(ref);
+  if (isHostOnlyField(ref.field)) return { ok: false, message: `${text} is part of a sign-in, which the workbench attaches to its API's calls itself; programs cannot send it` };
   const item = vault.list().find((candidate) => candidate.name === ref.item);
   if (!item) return { ok: false, message: `${text} names no vault item "${ref.item}"` };
   if (!item.fields.some((field) => field.name === ref.field)) {

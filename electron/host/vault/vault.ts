@@ -13,7 +13,7 @@ import type { JsonValue } from "../../../shared/json.ts";
 import { ensureDataDir } from "../data-dir.ts";
 import { AesGcmCipher, type SecretCipher } from "./cipher.ts";
 import { VAULT_KEY_ENV, VAULT_KEY_FILE } from "./key.ts";
-import { vaultLabel, vaultNameProblem } from "./names.ts";
+import { HOST_ONLY_FIELD_PREFIX, isHostOnlyField, vaultLabel, vaultNameProblem } from "./names.ts";
 import { MIN_SECRET_LENGTH } from "./redact.ts";
 import { damagedItemNotices, loadDocument, serializeDocument, writeDocument, type VaultDocument } from "./store.ts";
 
@@ -122,7 +122,7 @@ export class Vault {
 
   /** Stores a value; `allowApis` are added to the APIs the item may be sent to. */
   set(item: string, field: string, value: string, options: { allowApis?: string[] } = {}): VaultUpdate {
-    const problem = vaultNameProblem("item", item) ?? vaultNameProblem("field", field) ?? valueProblem(value) ?? apisProblem(options.allowApis ?? []);
+    const problem = vaultNameProblem("item", item) ?? vaultNameProblem("field", field) ?? hostOnlyProblem(field) ?? valueProblem(value) ?? apisProblem(options.allowApis ?? []);
     if (problem) return { ok: false, reason: "invalid", message: `cannot set ${vaultLabel(item, field)}: ${problem}` };
     let sealed: string;
     try {
@@ -137,6 +137,35 @@ export class Vault {
       stored.fields.set(field, record);
       stored.allowApis = [...new Set([...stored.allowApis, ...(options.allowApis ?? [])])];
       doc.items.set(item, stored);
+      return { ok: true };
+    });
+  }
+
+  /**
+   * Stores several fields of one item in one write (a sign-in's tokens and
+   * their record), so a reader never sees half of them. `remove` lists fields
+   * to delete in the same write.
+   */
+  setFields(item: string, values: Record<string, string>, options: { allowApis?: string[]; remove?: string[] } = {}): VaultUpdate {
+    const sealed = new Map<string, JsonValue>();
+    for (const [field, value] of Object.entries(values)) {
+      const problem = vaultNameProblem("item", item) ?? vaultNameProblem("field", field) ?? valueProblem(value) ?? apisProblem(options.allowApis ?? []);
+      if (problem) return { ok: false, reason: "invalid", message: `cannot set ${vaultLabel(item, field)}: ${problem}` };
+      try {
+        const box = this.#cipher.encrypt(Buffer.from(value, "utf8")).toString("base64");
+        sealed.set(field, this.#cipher.keyId === undefined ? { cipher: this.#cipher.id, sealed: box } : { cipher: this.#cipher.id, keyId: this.#cipher.keyId, sealed: box });
+      } catch (err) {
+        return { ok: false, reason: "io", message: `cannot encrypt ${vaultLabel(item, field)}: ${(err as Error).message}` };
+      }
+    }
+    return this.#change((doc) => {
+      if (doc.damaged.has(item)) return damaged(item, doc);
+      const stored = doc.items.get(item) ?? { allowApis: [], fields: new Map() };
+      for (const field of options.remove ?? []) stored.fields.delete(field);
+      for (const [field, record] of sealed) stored.fields.set(field, record);
+      stored.allowApis = [...new Set([...stored.allowApis, ...(options.allowApis ?? [])])];
+      if (stored.fields.size === 0) doc.items.delete(item);
+      else doc.items.set(item, stored);
       return { ok: true };
     });
   }
@@ -266,6 +295,11 @@ export class Vault {
       return { ok: false, message: `cannot decrypt: ${err instanceof TypeError ? "the decrypted bytes are not UTF-8 text" : (err as Error).message}` };
     }
   }
+}
+
+/** A person's `set` may not write a sign-in's fields: those come from the sign-in (setFields). */
+function hostOnlyProblem(field: string): string | undefined {
+  return isHostOnlyField(field) ? `fields named ${HOST_ONLY_FIELD_PREFIX}* hold a sign-in's tokens, which only a sign-in writes (workbench auth login)` : undefined;
 }
 
 function valueProblem(value: string): string | undefined {

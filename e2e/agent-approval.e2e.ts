@@ -95,6 +95,42 @@ describe("an agent's write waits for a person", () => {
     expect(s.browser.pageErrors).toEqual([]);
   });
 
+  it("a plan: three creations and a delete by the first one's id are one decision, shown write by write with the dependency", async () => {
+    const code = [
+      'const a = await apis.petstore.createPet({ body: { name: "Plan A", status: "available" } });',
+      'const b = await apis.petstore.createPet({ body: { name: "Plan B", status: "available" } });',
+      'const c = await apis.petstore.createPet({ body: { name: "Plan C", status: "available" } });',
+      "await apis.petstore.deletePet({ petId: a.body.id });",
+      "return [a.body.id, b.body.id, c.body.id];",
+    ].join("\n");
+    const pending = toolJson(await agent.client.callTool({ name: WRITE_TOOL, arguments: { code } }));
+    expect(pending.status).toBe("pending");
+    expect((pending.pending as { plan: { writes: number } }).plan.writes).toBe(4);
+    const runId = String(pending.run);
+
+    const inbox = await s.wb.openInbox();
+    const card = inbox.card(/Plan: 4 writes/);
+    await card.waitFor();
+    const rows = card.locator(".plan-write");
+    await expect.poll(() => rows.count()).toBe(4);
+    expect(await rows.nth(0).innerText()).toMatch(/POST\s+http:\/\/127\.0\.0\.1:\d+\/pets[\s\S]*Plan A/);
+    expect(await rows.nth(3).innerText()).toMatch(/DELETE\s+http:\/\/127\.0\.0\.1:\d+\/pets\/\d+/);
+    expect(await rows.nth(3).locator(".plan-write-dep").innerText()).toMatch(/petId ← from write 1's response \(POST \/pets, body\.id\)/);
+    await screenshot(s.browser.page, "inbox-plan");
+
+    await card.getByRole("button", { name: /^Approve all 4 writes/ }).click();
+    await agent.waitForNotification(runId);
+    const final = toolJson(await agent.client.callTool({ name: GET_RUN, arguments: { run: runId } }));
+    expect(final.status).toBe("completed");
+    const ids = final.result as number[];
+    const calls = final.calls as { operation: string; status: unknown; decision?: string }[];
+    expect(calls.map((c) => `${c.operation} ${String(c.status)}`)).toEqual(["POST /pets 201", "POST /pets 201", "POST /pets 201", "DELETE /pets/{petId} 204"]);
+    // The delete went to the real id the first creation returned.
+    const gone = toolJson(await agent.client.callTool({ name: "execute_api_code", arguments: { code: `return (await apis.petstore.getPet({ petId: ${ids[0]} })).status;` } }));
+    expect(gone.result).toBe(404);
+    expect(s.browser.pageErrors).toEqual([]);
+  });
+
   it("asked again: the API's base URL moved after the request was shown, so approving it shows the new request and what changed", async () => {
     const elsewhere = await startRecordingServer();
     try {

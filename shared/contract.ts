@@ -191,7 +191,13 @@ export const contract = {
 
   "decisions.list": channel<PendingDecision[]>()(empty),
   "decisions.decide": channel<Ack>()(
-    z.object({ runId, decision: z.enum(["approve", "deny", "always"]), message: z.string().max(2000).optional() }).strict(),
+    z.object({
+      runId,
+      decision: z.enum(["approve", "deny", "always"]),
+      message: z.string().max(2000).optional(),
+      /** For a plan: approve only its first N writes (default: all of them). */
+      writes: z.number().int().min(1).max(100_000).optional(),
+    }).strict(),
   ),
   "rules.list": channel<AllowRule[]>()(empty),
   "rules.remove": channel<Ack>()(z.object({ api: apiName, operationId: z.string().min(1) }).strict()),

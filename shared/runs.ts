@@ -233,3 +233,11 @@ export interface PlanApproval {
   decidedBy: string;
   decidedAt: string;
 }
+
+/** What a waiting decision asks, in a few words: `POST /pets`, or `a plan of 4 writes to petstore`. */
+export function decisionSummary(decision: Pick<PendingDecision, "operation" | "plan">): string {
+  if (!decision.plan) return decision.operation;
+  const n = decision.plan.writes.length;
+  const apis = [...new Set(decision.plan.writes.map((w) => w.api))].join(", ");
+  return `a plan of ${n} write${n === 1 ? "" : "s"} to ${apis}`;
+}

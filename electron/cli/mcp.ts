@@ -59,7 +59,7 @@ export function registerMcpCommands(program: Command, io: CliIo): void {
             await server.close();
           }
         },
-        { sandboxSize: 2, agentLimitOverrides: overrides },
+        { sandboxSize: 2, agentLimitOverrides: overrides, ...(flags.approvals ? { approvals: flags.approvals } : {}) },
       );
     });
 }

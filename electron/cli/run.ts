@@ -27,6 +27,7 @@ interface RunFlags extends DataDirFlag, LimitFlags {
   code: string;
   policy: "read_only" | "all";
   yes?: boolean;
+  approvals?: "plan" | "per-call";
   spec: string[];
 }
 
@@ -48,9 +49,12 @@ export function registerRunCommands(program: Command, io: CliIo): void {
       .option("--yes", "approve every write of this run up front (with --policy all)")
       .addOption(specOption()),
   )
+    .addOption(new Option("--approvals <mode>", "how writes are approved: plan (the program runs to its end on forecast answers and you approve its writes at once; default) or per-call (each write stops the program)").choices(["plan", "per-call"]))
     .addHelpText("after", `
-Without --yes, a write under --policy all stops the program and prints a "pending" envelope; decide it with
-  workbench approve <run> [--always]    or    workbench deny <run> [--message M]
+Without --yes, the first write under --policy all starts a plan: the program runs on to its end with forecast
+answers (no write is sent) and a "pending" envelope lists the writes it would make; decide them at once with
+  workbench approve <run> [--writes K]    or    workbench deny <run> [--message M]
+With --approvals per-call, each write stops the program instead (workbench approve <run> [--always]).
 Exit status: 0 whenever an envelope is printed (completed, failed or pending), 1 otherwise.`)
     .action(async (flags: RunFlags) => {
       if (flags.yes && flags.policy !== "all") throw new CliError("--yes only makes sense with --policy all: the read-only policy never sends a write");
@@ -63,6 +67,7 @@ Exit status: 0 whenever an envelope is printed (completed, failed or pending), 1
           source: SOURCE,
           limits: runLimitsOf(limitsFromFlags(flags)),
           ...(flags.yes ? { preApprovedBy: "cli --yes" } : {}),
+          ...(flags.approvals ? { approvals: flags.approvals } : {}),
         });
         printEnvelope(io, envelope, flags);
       });

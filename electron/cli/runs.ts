@@ -14,7 +14,7 @@ import { Option, type Command } from "commander";
 import type { RunStatus } from "../../shared/envelope.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import { AGENT_LIMIT_BOUNDS, boundText } from "../../shared/limits.ts";
-import type { CallRecord, CodeRun, RunSummary } from "../../shared/runs.ts";
+import type { CallRecord, CodeRun, PendingDecision, Plan, RunSummary } from "../../shared/runs.ts";
 import { resolveDataDir } from "../host/data-dir.ts";
 import { exportRunJson } from "../host/runs/export-json.ts";
 import { exportHar } from "../host/runs/har.ts";
@@ -88,7 +88,7 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
       );
       if (!detail) throw new CliError(`no run ${id} (list runs with: workbench runs list)`);
       if (flags.json) printJson(io, { run: detail.run, calls: detail.calls, pending: detail.pending ?? null });
-      else io.stdout(formatRun(detail.run, detail.calls));
+      else io.stdout(formatRun(detail.run, detail.calls, detail.pending ?? undefined));
     });
 
   runs
@@ -127,10 +127,11 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
     .description("Approve the call a pending run waits on; the run continues and its new envelope is printed.")
     .argument("<run>", "the pending run")
     .option("--always", "also allow this operation of this API from now on, without asking")
+    .option("--writes <N>", "for a plan: approve only its first N writes (later ones ask one by one)", positiveWhole)
     .option("--max-result-tokens <N>", `cut the envelope structurally to about N tokens (${boundText(AGENT_LIMIT_BOUNDS.maxResultTokens)}, default ${AGENT_LIMIT_BOUNDS.maxResultTokens.default}; 0 prints it whole)`, limitParser(AGENT_LIMIT_BOUNDS.maxResultTokens, true))
     .option("--data-dir <DIR>", "the workbench data directory")
-    .action(async (id: string, flags: DataDirFlag & { always?: boolean; maxResultTokens?: number }) => {
-      printEnvelope(io, await decideRun(io, flags, id, flags.always ? "always" : "approve"), flags);
+    .action(async (id: string, flags: DataDirFlag & { always?: boolean; writes?: number; maxResultTokens?: number }) => {
+      printEnvelope(io, await decideRun(io, flags, id, flags.always ? "always" : "approve", undefined, flags.writes), flags);
     });
 
   program
@@ -174,6 +175,7 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
 /** The bridge's runs.list answers at most this many per call (the contract's limit). */
 const MAX_BRIDGE_LIST = 500;
 const SETTLE_POLL_MS = 100;
+const positiveWhole = positiveInteger(1);
 const SETTLE_TIMEOUT_MS = 10 * 60 * 1000;
 
 /**
@@ -196,17 +198,17 @@ async function viaRunningOrLocal<T>(io: CliIo, flags: DataDirFlag, remote: (clie
 }
 
 /** Decides and waits for the run's next envelope: in the running instance (which continues the run), or here. */
-async function decideRun(io: CliIo, flags: DataDirFlag, id: string, decision: "approve" | "deny" | "always", message?: string): Promise<Envelope> {
+async function decideRun(io: CliIo, flags: DataDirFlag, id: string, decision: "approve" | "deny" | "always", message?: string, writes?: number): Promise<Envelope> {
   return viaRunningOrLocal(
     io,
     flags,
     async (client) => {
-      const ack = await client.call("decisions.decide", { runId: id, decision, ...(message ? { message } : {}) });
+      const ack = await client.call("decisions.decide", { runId: id, decision, ...(message ? { message } : {}), ...(writes !== undefined ? { writes } : {}) });
       if (!ack.ok) throw new CliError(ack.message);
       return settledEnvelope(client, id);
     },
     async (workbench) => {
-      const decided = await workbench.decide(id, decision, "cli", message);
+      const decided = await workbench.decide(id, decision, "cli", message, writes);
       if (!decided.ok) throw new CliError(decided.message);
       return decided.envelope;
     },
@@ -234,7 +236,21 @@ function formatList(list: RunSummary[]): string {
   return [header, ...rows].map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n") + "\n";
 }
 
-function formatRun(run: CodeRun, calls: CallRecord[]): string {
+/** A plan as a person reads it before approving: each write's request, and what comes from an earlier write. */
+export function formatPlan(runId: string, plan: Plan): string[] {
+  const n = plan.writes.length;
+  const lines = [`waiting for approval of a plan: ${n} write${n === 1 ? "" : "s"} (the program ran to its end on forecast answers; nothing was sent)`];
+  for (const w of plan.writes) {
+    lines.push(`  ${w.write}. ${w.request.method} ${w.request.url}${w.note ? `   (${w.note})` : ""}`);
+    if (w.request.body) lines.push(`     body: ${w.request.body.length > 200 ? `${w.request.body.slice(0, 197)}...` : w.request.body}`);
+    for (const d of w.dependsOn) lines.push(`     ${d.at || "the argument"} ← from write ${d.from.write}'s response (${d.from.operation}, ${d.from.path}); the forecast had ${JSON.stringify(d.forecast)}`);
+  }
+  if (plan.ended.kind === "failed") lines.push(`  the forecast stopped here: ${plan.ended.name}: ${plan.ended.message}`);
+  lines.push(`  decide with: workbench approve ${runId}   (or --writes K for the first K)   or   workbench deny ${runId} --message "..."`);
+  return lines;
+}
+
+function formatRun(run: CodeRun, calls: CallRecord[], pending?: PendingDecision): string {
   const lines = [
     `${run.id}  ${run.status}${run.failureReason ? ` (${run.failureReason})` : ""}  ${run.tool} ${run.policy}  from ${run.source.kind}${run.source.client ? ` ${run.source.client}` : ""}`,
     `created ${run.createdAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ""}${run.parentId ? `, from ${run.parentId}` : ""}`,
@@ -248,7 +264,8 @@ function formatRun(run: CodeRun, calls: CallRecord[]): string {
   if (run.logs.length) lines.push("", "logs:", ...run.logs.map((l) => `  ${l}`));
   const envelope = run.envelope;
   if (envelope?.error) lines.push("", `error: ${envelope.error.reason}: ${envelope.error.name}: ${envelope.error.message}`);
-  if (envelope?.pending) lines.push("", `waiting for approval: call ${envelope.pending.call} ${envelope.pending.method} ${envelope.pending.url}`, `  decide with: workbench approve ${run.id}   or   workbench deny ${run.id} --message "..."`);
+  if (envelope?.pending && pending?.plan) lines.push("", ...formatPlan(run.id, pending.plan));
+  else if (envelope?.pending) lines.push("", `waiting for approval: call ${envelope.pending.call} ${envelope.pending.method} ${envelope.pending.url}`, `  decide with: workbench approve ${run.id}   or   workbench deny ${run.id} --message "..."`);
   if (envelope && "result" in envelope) lines.push("", "result:", JSON.stringify(envelope.result, null, 2));
   return `${lines.join("\n")}\n`;
 }

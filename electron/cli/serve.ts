@@ -4,7 +4,7 @@
  * prints the URL to open (its fragment carries the session token) and the
  * MCP endpoint, and runs until SIGINT or SIGTERM, when it removes its lockfile.
  */
-import { InvalidArgumentError, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import type { ToolNames } from "../host/tools/descriptions.ts";
 import { parseToolRoles, type ToolRole } from "../host/tools/definitions.ts";
 import { AlreadyServing, startWorkbenchServer, type WorkbenchServer } from "../serve.ts";
@@ -17,6 +17,7 @@ import { addLimitFlags, limitsFromFlags, type LimitFlags } from "./limit-flags.t
 export interface AgentFlags extends LimitFlags {
   toolName?: Partial<ToolNames>;
   tools?: ToolRole[];
+  approvals?: "plan" | "per-call";
 }
 
 interface ServeFlags extends DataDirFlag, AgentFlags {
@@ -29,7 +30,15 @@ export function addAgentFlags(command: Command): Command {
   command
     .option("--tools <list>", "offer only these MCP tools, comma-separated: search, execute, mutations, get-run (e.g. search,execute,get-run: no writes)", parseToolList)
     .option("--tool-name <role=name>", "rename an MCP tool: search, execute, mutations or get-run (repeatable)", parseToolName);
+  addApprovalsFlag(command, "agents' writes");
   return addLimitFlags(command, "The limit flags apply to agent programs (MCP tool calls) and win over the saved settings (the app's Settings) while this process runs.");
+}
+
+/** `--approvals plan|per-call`: how this face's runs approve writes (APIs set to per-call ask one by one anyway). */
+export function addApprovalsFlag(command: Command, whose: string): Command {
+  return command.addOption(
+    new Option("--approvals <mode>", `how ${whose} are approved: plan (the program runs to its end on forecast answers and a person approves its writes at once; default) or per-call (each write stops the program)`).choices(["plan", "per-call"]),
+  );
 }
 
 export function registerServeCommands(program: Command, io: CliIo): void {
@@ -83,7 +92,7 @@ export function registerServeCommands(program: Command, io: CliIo): void {
           io.stderr(`${signal}: stopping\n`);
           await server.close();
         },
-        { sandboxSize: undefined, agentLimitOverrides: limitsFromFlags(flags) },
+        { sandboxSize: undefined, agentLimitOverrides: limitsFromFlags(flags), ...(flags.approvals ? { approvals: flags.approvals } : {}) },
       );
     });
 }

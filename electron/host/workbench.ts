@@ -29,7 +29,7 @@ import { Vault } from "./vault/vault.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import type { AgentLimitsPatch } from "../../shared/limits.ts";
-import type { RunSource } from "../../shared/runs.ts";
+import type { ApprovalMode, RunSource } from "../../shared/runs.ts";
 import type { SecretCipher } from "./vault/cipher.ts";
 
 /** The demo server's token, stored in the vault on first start so the demo API works offline. */
@@ -52,6 +52,8 @@ export interface WorkbenchOptions {
   resolver?: CredentialResolver;
   /** Agent limits this process was started with (`serve --memory-mb`): they win over the saved settings. */
   agentLimitOverrides?: AgentLimitsPatch;
+  /** How this face approves writes unless a run says (`--approvals per-call`): default a plan of the program's writes. */
+  approvals?: ApprovalMode;
 }
 
 export type OpenResult = { ok: true; workbench: Workbench; notices: string[] } | { ok: false; message: string };
@@ -71,12 +73,13 @@ export class Workbench {
   readonly signIns: SignIns;
   readonly #log: (message: string) => void;
   readonly #limits: Partial<RunLimits>;
+  readonly #approvals: ApprovalMode;
   readonly #unsubscribe: (() => void)[] = [];
   #watcher: FSWatcher | undefined;
 
   private constructor(parts: {
     dataDir: string; registry: ApiRegistry; vault: Vault; store: CodeRunStore; sandbox: SandboxPool; bus: EventBus;
-    demo: DemoUpstream; apis: ApiDirectory; engine: RunEngine; log: (message: string) => void; limits: Partial<RunLimits>; agentLimits: AgentLimitsSource; signIns: SignIns;
+    demo: DemoUpstream; apis: ApiDirectory; engine: RunEngine; log: (message: string) => void; limits: Partial<RunLimits>; agentLimits: AgentLimitsSource; signIns: SignIns; approvals: ApprovalMode;
   }) {
     this.signIns = parts.signIns;
     this.dataDir = parts.dataDir;
@@ -91,6 +94,7 @@ export class Workbench {
     this.agentLimits = parts.agentLimits;
     this.#log = parts.log;
     this.#limits = parts.limits;
+    this.#approvals = parts.approvals;
     this.#unsubscribe.push(
       this.registry.onChange(() => this.bus.publish({ type: "apis.changed" })),
       this.vault.onChange(() => this.bus.publish({ type: "vault.changed" })),
@@ -170,7 +174,7 @@ export class Workbench {
     });
     engine.expireDue();
     const agentLimits = new AgentLimitsSource(dataDir, options.agentLimitOverrides ?? {}, log);
-    const workbench = new Workbench({ dataDir, registry, vault, store, sandbox, bus, demo, apis, engine, log, limits, agentLimits, signIns });
+    const workbench = new Workbench({ dataDir, registry, vault, store, sandbox, bus, demo, apis, engine, log, limits, agentLimits, signIns, approvals: options.approvals ?? "plan" });
     return { ok: true, workbench, notices };
   }
 
@@ -184,7 +188,7 @@ export class Workbench {
   /** Runs a program with the execute tool's powers under `policy`. */
   async execute(request: ExecuteRequest): Promise<Envelope> {
     await this.ready();
-    return this.engine.execute(request);
+    return this.engine.execute({ ...request, approvals: request.approvals ?? this.#approvals });
   }
 
   /** A new run from an existing run's program (or an edit of it), replaying its saved results unless `fresh`. */

@@ -8,7 +8,7 @@
  */
 import type { OpenTarget } from "../../shared/contract.ts";
 import type { WorkbenchEvent } from "../../shared/events.ts";
-import type { PendingDecision } from "../../shared/runs.ts";
+import { decisionSummary, type PendingDecision } from "../../shared/runs.ts";
 import type { NotificationChoice } from "./settings.ts";
 
 export interface TrayEntry {
@@ -50,7 +50,7 @@ export function followApprovals(ports: AttentionPorts): () => void {
     const decision = event.decision;
     ports.notify({
       title: "Approval needed",
-      body: `${requester(decision)} wants to send ${decision.operation} (${decision.api}).`,
+      body: `${requester(decision)} wants to send ${decisionSummary(decision)}${decision.plan ? "" : ` (${decision.api})`}.`,
       onClick: () => ports.open({ kind: "inbox", runId: decision.runId }),
     });
   });
@@ -63,6 +63,6 @@ export function requester(decision: Pick<PendingDecision, "requestedBy">): strin
 }
 
 function trayLabel(decision: PendingDecision): string {
-  const label = `${decision.operation} (${decision.api}) · ${requester(decision)}`;
+  const label = `${decision.plan ? decisionSummary(decision) : `${decision.operation} (${decision.api})`} · ${requester(decision)}`;
   return label.length > 80 ? `${label.slice(0, 79)}…` : label;
 }

@@ -6,6 +6,7 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { OpenTarget, ReplyOf } from "../../shared/contract.ts";
+import { decisionSummary } from "../../shared/runs.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import { errorMessage } from "../bridge/index.ts";
 import { ActionsContext, editorRegistry, type ViewKind, type WorkbenchActions } from "./actions.ts";
@@ -198,7 +199,7 @@ export function App({ info }: { info: AppInfo }) {
     if (event.type === "decision.requested" && event.decision.requestedBy.kind === "mcp") {
       notify({
         kind: "info",
-        text: `${event.decision.requestedBy.client ?? "An agent"} asks to send ${event.decision.operation}.`,
+        text: `${event.decision.requestedBy.client ?? "An agent"} asks to send ${decisionSummary(event.decision)}.`,
         action: { label: "Review", run: () => actions.openView("inbox") },
       });
     }

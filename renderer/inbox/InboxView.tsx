@@ -15,6 +15,7 @@ import { ProgramListing } from "../common/ProgramListing.tsx";
 import { linesCalling } from "../common/program-lines.ts";
 import { RequestBlock } from "../run/CallTimeline.tsx";
 import "./InboxView.css";
+import { PlanBlock } from "./PlanBlock.tsx";
 
 export function InboxView({
   decisions,
@@ -102,20 +103,26 @@ function DecisionCard({ decision, now, onMove }: { decision: PendingDecision; no
   const card = useRef<HTMLElement>(null);
   const { method, path } = splitOperation(decision.operation);
   const program = run.data?.run.program;
-  const marked = program ? linesCalling(program, decision.operationId, decision.operation) : [];
+  const calling = decision.plan ? [...new Map(decision.plan.writes.map((w) => [w.operation, w.operationId])).entries()] : [[decision.operation, decision.operationId] as const];
+  const marked = program ? [...new Set(calling.flatMap(([operation, operationId]) => linesCalling(program, operationId, operation)))].sort((a, b) => a - b) : [];
   const expired = decision.expiresAt ? Date.parse(decision.expiresAt) <= now : false;
   const titleId = `decision-${decision.runId}-${decision.callIndex}`;
 
-  const decide = async (kind: "approve" | "deny" | "always") => {
+  const plan = decision.plan;
+  const [firstWrites, setFirstWrites] = useState(plan ? Math.max(1, plan.writes.length - 1) : 1);
+  const decide = async (kind: "approve" | "deny" | "always", writes?: number) => {
     setBusy(true);
     try {
-      const ack = await api["decisions.decide"]({ runId: decision.runId, decision: kind, ...(kind === "deny" && message.trim() ? { message: message.trim() } : {}) });
+      const ack = await api["decisions.decide"]({ runId: decision.runId, decision: kind, ...(kind === "deny" && message.trim() ? { message: message.trim() } : {}), ...(writes !== undefined ? { writes } : {}) });
       if (!ack.ok) notify({ kind: "error", text: `Not recorded: ${ack.message}` });
       else
         notify({
           kind: "success",
-          text:
-            kind === "deny"
+          text: plan
+            ? kind === "deny"
+              ? `Denied the plan. The program receives CallDenied at its first write.`
+              : `Approved ${writes !== undefined && writes < plan.writes.length ? `the first ${writes} of ${plan.writes.length} writes` : `the plan of ${plan.writes.length} writes`}; the run applies it.`
+            : kind === "deny"
               ? `Denied ${decision.operation}. The program receives CallDenied.`
               : kind === "always"
                 ? `Approved; ${decision.operationId ?? decision.operation} on ${decision.api} is now always allowed.`
@@ -140,7 +147,7 @@ function DecisionCard({ decision, now, onMove }: { decision: PendingDecision; no
       onKeyDown={(e) => {
         if (e.target !== e.currentTarget || busy) return;
         if (e.key === "a" && !e.shiftKey) void decide("approve");
-        else if (e.key === "A" && e.shiftKey) void decide("always");
+        else if (e.key === "A" && e.shiftKey && !plan) void decide("always");
         else if (e.key === "d" || e.key === "D") setDenying(true);
         else if (e.key === "j" || e.key === "ArrowDown") onMove(e.currentTarget, 1);
         else if (e.key === "k" || e.key === "ArrowUp") onMove(e.currentTarget, -1);
@@ -149,11 +156,19 @@ function DecisionCard({ decision, now, onMove }: { decision: PendingDecision; no
       }}
     >
       <header className="decision-head">
-        <span className={methodClass(method)}>{method}</span>
-        <h2 id={titleId} className="decision-title">
-          <code>{path}</code> <span className="muted">on</span> {decision.api}
-          {decision.operationId && <span className="muted decision-opid"> · {decision.operationId}</span>}
-        </h2>
+        {plan ? (
+          <h2 id={titleId} className="decision-title">
+            Plan: {plan.writes.length} write{plan.writes.length === 1 ? "" : "s"} <span className="muted">to</span> {[...new Set(plan.writes.map((w) => w.api))].join(", ")}
+          </h2>
+        ) : (
+          <>
+            <span className={methodClass(method)}>{method}</span>
+            <h2 id={titleId} className="decision-title">
+              <code>{path}</code> <span className="muted">on</span> {decision.api}
+              {decision.operationId && <span className="muted decision-opid"> · {decision.operationId}</span>}
+            </h2>
+          </>
+        )}
         <span className="spacer" />
         {decision.expiresAt && (
           <span className={`pill ${expired ? "pill-danger" : "pill-warn"}`} title={`Expires at ${new Date(decision.expiresAt).toLocaleString()}`}>
@@ -178,9 +193,7 @@ function DecisionCard({ decision, now, onMove }: { decision: PendingDecision; no
         </div>
       ) : null}
       <div className="decision-body">
-        <div className="decision-request">
-          <RequestBlock request={decision.request} title="Request that would be sent" />
-        </div>
+        <div className="decision-request">{plan ? <PlanBlock plan={plan} /> : <RequestBlock request={decision.request} title="Request that would be sent" />}</div>
         <div className="decision-program">
           <h3 className="section-title">
             Program{marked.length ? <span className="muted"> · waits at line {marked.join(", ")}</span> : null}
@@ -230,14 +243,34 @@ function DecisionCard({ decision, now, onMove }: { decision: PendingDecision; no
       ) : (
         <footer className="toolbar decision-actions">
           <button className="btn btn-ok" disabled={busy || expired} onClick={() => decide("approve")}>
-            Approve <kbd>A</kbd>
+            {plan ? `Approve all ${plan.writes.length} writes` : "Approve"} <kbd>A</kbd>
           </button>
           <button className="btn btn-danger" disabled={busy || expired} onClick={() => setDenying(true)}>
             Deny… <kbd>D</kbd>
           </button>
-          <button className="btn" disabled={busy || expired} onClick={() => decide("always")} title={`Later calls to ${decision.operationId ?? decision.operation} on ${decision.api} pass without asking (rules can be removed in the API's settings)`}>
-            Approve and always allow <kbd>Shift+A</kbd>
-          </button>
+          {plan ? (
+            plan.writes.length > 1 && (
+              <span className="plan-first">
+                <button className="btn" disabled={busy || expired} onClick={() => decide("approve", firstWrites)} title="Later writes then ask one by one">
+                  Approve the first
+                </button>
+                <input
+                  className="input plan-first-count"
+                  type="number"
+                  min={1}
+                  max={plan.writes.length}
+                  value={firstWrites}
+                  aria-label="How many writes to approve"
+                  onChange={(e) => setFirstWrites(Math.max(1, Math.min(plan.writes.length, Number(e.target.value) || 1)))}
+                />
+                <span className="muted">of {plan.writes.length}</span>
+              </span>
+            )
+          ) : (
+            <button className="btn" disabled={busy || expired} onClick={() => decide("always")} title={`Later calls to ${decision.operationId ?? decision.operation} on ${decision.api} pass without asking (rules can be removed in the API's settings)`}>
+              Approve and always allow <kbd>Shift+A</kbd>
+            </button>
+          )}
         </footer>
       )}
     </article>

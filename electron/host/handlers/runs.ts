@@ -44,7 +44,7 @@ export function runHandlers(ctx: HandlerContext): HandlerGroup<RunChannels> {
       workbench.engine.expireDue();
       return workbench.store.listPendingDecisions();
     },
-    "decisions.decide": async ({ runId, decision, message }, caller) => decide(workbench, runId, decision, caller, message, log),
+    "decisions.decide": async ({ runId, decision, message, writes }, caller) => decide(workbench, runId, decision, caller, message, log, writes),
 
     "rules.list": async () => workbench.store.listAllowRules(),
     "rules.remove": async ({ api, operationId }): Promise<Ack> => {
@@ -59,12 +59,17 @@ function sourceOf(caller: Caller): RunSource {
 }
 
 /** Records the decision and lets the run go on without waiting for it: the caller hears of the outcome through events. */
-async function decide(workbench: Workbench, runId: string, decision: "approve" | "deny" | "always", caller: Caller, message: string | undefined, log: (m: string) => void): Promise<Ack> {
+async function decide(workbench: Workbench, runId: string, decision: "approve" | "deny" | "always", caller: Caller, message: string | undefined, log: (m: string) => void, writes?: number): Promise<Ack> {
   // The continuation sends through the API directory, which must be current (an API may have changed since the run stopped).
   await workbench.apis.refresh();
-  const result = workbench.engine.decide(runId, { decision, by: caller.actor, ...(message ? { message } : {}) });
+  const result = workbench.engine.decide(runId, { decision, by: caller.actor, ...(message ? { message } : {}), ...(writes !== undefined ? { writes } : {}) });
   if (!result.ok) return { ok: false, message: result.message };
   result.continuation.catch((err: unknown) => log(`run ${runId} failed to continue after a decision: ${err instanceof Error ? err.message : String(err)}`));
   const verb = decision === "deny" ? "denied" : decision === "always" ? "approved (and allowed from now on)" : "approved";
+  const plan = result.decision.plan;
+  if (plan) {
+    const count = decision === "deny" ? plan.writes.length : Math.max(1, Math.min(writes ?? plan.writes.length, plan.writes.length));
+    return { ok: true, message: `plan of ${plan.writes.length} write${plan.writes.length === 1 ? "" : "s"} ${verb}${decision !== "deny" && count < plan.writes.length ? ` (its first ${count})` : ""}; run ${runId} continues` };
+  }
   return { ok: true, message: `${result.decision.operation} ${verb}; run ${runId} continues` };
 }

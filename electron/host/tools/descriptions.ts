@@ -93,7 +93,7 @@ export function executeDescription(apis: DescribedApi[], policy: RunPolicy, tool
   const policyText =
     policy === "read_only"
       ? `This tool is read-only: only GET, HEAD and OPTIONS calls are sent; any other call is refused with CallRejected and never sent.${tools.offered("mutations") ? ` For writes use ${names.mutations}.` : ""}`
-      : `Writes (and any call carrying a vault reference) wait for a person's approval: the tool answers at once with status "pending" and the waiting call; nothing is sent until a person decides. The program then runs again from the top (calls that already ran return their saved results, so keep the program deterministic) and ${outcome}. A denied call throws CallDenied, which you may catch.`;
+      : `Writes (and calls carrying a vault reference) wait for a person, as a plan: at the first one the program runs on to its end without sending writes (each returns a forecast shaped by the spec, with \`response.forecast === true\`), and the tool answers "pending" with the plan (how many writes to which operations). Nothing is sent until a person approves; the program then runs again from the top with real answers (saved reads return their results, so keep it deterministic), each write checked against the plan, and ${outcome}. A denied write throws CallDenied, which you may catch.`;
   const head = `Run a JavaScript program that calls the registered APIs. Submit an async arrow function (or a function body); return a small, useful result. TypeScript types are allowed and stripped.${tools.offered("search") ? ` Find operations first with ${names.search}.` : ""}
 
 In the program:

@@ -76,6 +76,22 @@ describe("the CLI, as processes", () => {
     expect(perCall.pending?.operation).toBe("POST /items");
     await cli(["deny", perCall.run]);
   });
+
+  it("a write that comes out differently at apply (a read changed since the forecast) stops there, and approve prints the difference", async () => {
+    shop.requests.length = 0;
+    const code = `async () => {
+      await apis.shop.createItem({ body: { name: "first" } });
+      const { body } = await apis.shop.listItems();
+      await apis.shop.createItem({ body: { name: "after " + body.length } });
+    }`;
+    const pending = JSON.parse((await cli(["run", "--policy", "all", "--code", "-"], code)).stdout) as Envelope;
+    expect(pending.pending?.plan?.writes).toBe(2);
+    const stopped = JSON.parse((await cli(["approve", pending.run])).stdout) as Envelope;
+    expect(stopped.status).toBe("pending");
+    expect(stopped.pending?.changes).toEqual([expect.stringMatching(/^write 2 differs from the plan: body\.name was "after (\d+)" in the plan and is now "after (\d+)"$/)]);
+    expect(writes()).toEqual(["POST /items"]);
+    await cli(["deny", pending.run]);
+  });
 });
 
 describe("an agent over MCP, against workbench serve", () => {

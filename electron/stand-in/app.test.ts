@@ -208,16 +208,17 @@ describe("approvals reach the person", () => {
     const write = envelopeOf(await agent.callTool({ name: "execute_api_mutations", arguments: { code: 'async () => (await apis.petstore.createPet({ body: { name: "Nova" } })).status' } }));
     expect(write.status).toBe("pending");
     const s = await app.until("the notification", (st) => (st.notifications.length === 1 ? st : undefined));
-    expect(s.notifications[0]).toMatchObject({ title: "Approval needed", body: "Agent claude-code 2.1.0 wants to send POST /pets (petstore)." });
+    // The write began a plan (of one write): what waits is the plan.
+    expect(s.notifications[0]).toMatchObject({ title: "Approval needed", body: "Agent claude-code 2.1.0 wants to send a plan of 1 write to petstore." });
     expect(s.badge).toBe(1);
     expect(s.tray!.tooltip).toBe("Codemode Workbench: 1 waiting for approval");
-    expect(s.tray!.items).toEqual(["1 call waits for your approval", "POST /pets (petstore) · Agent claude-code 2.1.0", "separator", "Open Codemode Workbench", "Quit Codemode Workbench"]);
+    expect(s.tray!.items).toEqual(["1 call waits for your approval", "a plan of 1 write to petstore · Agent claude-code 2.1.0", "separator", "Open Codemode Workbench", "Quit Codemode Workbench"]);
 
     await app.send({ op: "click-notification", index: 0 });
     await app.until("the window to come forward", (st) => st.window?.focused);
     expect(await eventsSent("app.open")).toContainEqual({ type: "app.open", target: { kind: "inbox", runId: write.run } });
 
-    await app.send({ op: "click-tray", label: "POST /pets (petstore) · Agent claude-code 2.1.0" });
+    await app.send({ op: "click-tray", label: "a plan of 1 write to petstore · Agent claude-code 2.1.0" });
     expect((await eventsSent("app.open")).length).toBe(2);
 
     expect(await invoke("decisions.decide", { runId: write.run, decision: "approve" })).toMatchObject({ ok: true });

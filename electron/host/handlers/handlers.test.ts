@@ -144,7 +144,8 @@ describe("channel handlers", () => {
 
     const finished = bench.workbench.bus.next((e): e is Extract<WorkbenchEvent, { type: "run.finished" }> => e.type === "run.finished" && e.runId === write.run);
     const ack = await call("decisions.decide", { runId: write.run, decision: "approve" });
-    expect(ack).toEqual({ ok: true, message: `POST /items approved; run ${write.run} continues` });
+    // The write began a plan (of one write): the decision covers the plan.
+    expect(ack).toEqual({ ok: true, message: `plan of 1 write approved; run ${write.run} continues` });
     expect((await finished).envelope).toMatchObject({ status: "completed", result: 201 });
     expect(bench.workbench.store.getCalls(write.run)[0]).toMatchObject({ decision: "approved", decidedBy: "ui" });
     expect(await call("decisions.decide", { runId: write.run, decision: "deny" })).toMatchObject({ ok: false, message: expect.stringContaining("not waiting") });

@@ -14,8 +14,9 @@ export class InboxView {
   card(text: string | RegExp): Locator {
     return this.cards.filter({ hasText: text });
   }
+  /** Approves the call, or the whole plan ("Approve all N writes"). */
   async approve(card: Locator): Promise<void> {
-    await card.getByRole("button", { name: /^Approve A/ }).click();
+    await card.getByRole("button", { name: /^Approve( all \d+ writes?)? A/ }).click();
   }
   async approveWithKeyboard(card: Locator): Promise<void> {
     await card.focus();

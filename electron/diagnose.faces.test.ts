@@ -3,14 +3,13 @@
  * items 6 and 7), through the real faces: the CLI as a process, an agent over
  * MCP against `workbench serve`, and serve's HTTP bridge.
  */
-import { spawn } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "../shared/envelope.ts";
 import { json, startRecordingServer, type RecordingServer } from "./host/test-support/recording-server.ts";
-import { childEnv, envelopeOf, httpMcpClient, REPO_ROOT, runCli, spawnServe, tempDataDir, WORKBENCH_BIN, type ServeChild } from "./serve/test-support.ts";
+import { envelopeOf, httpMcpClient, runCli, runCliProcess, spawnServe, tempDataDir, type ServeChild } from "./serve/test-support.ts";
 
 const SPEC = {
   openapi: "3.0.3",
@@ -41,15 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => upstream.close());
 
-function cli(args: string[], input?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [WORKBENCH_BIN, ...args, "--data-dir", dataDir], { cwd: REPO_ROOT, env: childEnv(dataDir), stdio: ["pipe", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => void (stdout += c.toString("utf8")));
-  child.stderr.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
-  child.stdin.end(input ?? "");
-  return new Promise((resolve) => child.once("close", (status) => resolve({ status, stdout, stderr })));
-}
+const cli = (args: string[], input?: string) => runCliProcess(dataDir, args, input);
 
 async function setToken(item: string, value: string): Promise<void> {
   const set = await cli(["vault", "set", `${item}/token`, "--stdin", "--allow-api", item], value);

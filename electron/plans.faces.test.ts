@@ -4,7 +4,6 @@
  * against `workbench serve` as a process) whose pending answer carries the
  * plan's summary and who is notified once the approved plan is applied.
  */
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -12,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "../shared/envelope.ts";
 import { CREATE_THREE_DELETE_FIRST, SHOP_SPEC, startShop } from "./host/test-support/shop.ts";
 import type { RecordingServer } from "./host/test-support/recording-server.ts";
-import { childEnv, envelopeOf, httpMcpClient, REPO_ROOT, runCli, spawnServe, tempDataDir, WORKBENCH_BIN, type ServeChild } from "./serve/test-support.ts";
+import { envelopeOf, httpMcpClient, runCli, runCliProcess, spawnServe, tempDataDir, type ServeChild } from "./serve/test-support.ts";
 
 let dataDir: string;
 let shop: RecordingServer;
@@ -28,16 +27,7 @@ afterAll(async () => shop.close());
 
 const writes = () => shop.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.url}`);
 
-/** `workbench <args>` as a child process; asynchronous, so the shop (in this process) can answer it. */
-function cli(args: string[], input?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [WORKBENCH_BIN, ...args, "--data-dir", dataDir], { cwd: REPO_ROOT, env: childEnv(dataDir), stdio: ["pipe", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => void (stdout += c.toString("utf8")));
-  child.stderr.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
-  child.stdin.end(input ?? "");
-  return new Promise((resolve) => child.once("close", (status) => resolve({ status, stdout, stderr })));
-}
+const cli = (args: string[], input?: string) => runCliProcess(dataDir, args, input);
 
 describe("the CLI, as processes", () => {
   it("run prints a pending plan of four writes, runs show lists them with the dependency, approve sends exactly four with the real id", async () => {

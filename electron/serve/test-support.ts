@@ -41,6 +41,20 @@ export async function runCli(argv: string[], dataDir: string): Promise<{ code: n
   return { code, stdout, stderr };
 }
 
+/**
+ * `node bin/workbench.js <args> --data-dir <dir>` as a child process, fed `input` on stdin. Asynchronous, so
+ * that servers living in the test's own process (an upstream the program calls) can answer it.
+ */
+export function runCliProcess(dataDir: string, args: string[], input = ""): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [WORKBENCH_BIN, ...args, "--data-dir", dataDir], { cwd: REPO_ROOT, env: childEnv(dataDir), stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (c: Buffer) => void (stdout += c.toString("utf8")));
+  child.stderr!.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
+  child.stdin!.end(input);
+  return new Promise((resolve) => child.once("close", (status) => resolve({ status, stdout, stderr })));
+}
+
 export interface ServeChild {
   child: ChildProcess;
   openUrl: string;

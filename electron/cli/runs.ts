@@ -22,7 +22,7 @@ import type { Workbench } from "../host/workbench.ts";
 import { BridgeCallError, findRunningInstance, type BridgeClient } from "../serve/client.ts";
 import { positiveInteger, withWorkbench, type DataDirFlag } from "./context.ts";
 import { CliError, printJson, type CliIo } from "./io.ts";
-import { printEnvelope } from "./run.ts";
+import { printEnvelope, settledEnvelope } from "./run.ts";
 
 const STATUSES: RunStatus[] = ["running", "pending", "completed", "failed", "cancelled", "interrupted"];
 
@@ -202,18 +202,18 @@ async function decideRun(io: CliIo, flags: DataDirFlag, id: string, decision: "a
     async (client) => {
       const ack = await client.call("decisions.decide", { runId: id, decision, ...(message ? { message } : {}) });
       if (!ack.ok) throw new CliError(ack.message);
-      return settledEnvelope(client, id);
+      return remoteSettledEnvelope(client, id);
     },
     async (workbench) => {
       const decided = await workbench.decide(id, decision, "cli", message);
       if (!decided.ok) throw new CliError(decided.message);
-      return decided.envelope;
+      return settledEnvelope(io, workbench, decided.envelope);
     },
   );
 }
 
 /** The instance continues the run in the background; its envelope is final (or pending again) once it stops running. */
-async function settledEnvelope(client: BridgeClient, id: string): Promise<Envelope> {
+async function remoteSettledEnvelope(client: BridgeClient, id: string): Promise<Envelope> {
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const detail = await client.call("runs.get", { id });

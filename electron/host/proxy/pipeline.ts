@@ -35,7 +35,7 @@ import { matchPath, operationById } from "./match.ts";
 import { checkPolicy, isWrite, type PolicyVerdict } from "./policy.ts";
 import { readResponse, redactEach } from "./response.ts";
 import { sendRequest, type RawResponse } from "./send.ts";
-import { CallFailure, type ApiTarget, type CallAnswer, type CallEntry, type CallLog, type CallRequest, type CallResponse, type OutgoingRequest } from "./types.ts";
+import { CallFailure, type ApiTarget, type CallAnswer, type CallEntry, type CallError, type CallLog, type CallRequest, type CallResponse, type OutgoingRequest } from "./types.ts";
 import { uncheckedPatterns, validateCall } from "./validate.ts";
 import { findReferences, substituteReferences, type VaultReader } from "../vault/references.ts";
 import type { Redactor } from "../vault/redact.ts";
@@ -54,7 +54,11 @@ export interface GuestCall {
   api: string;
   op: string;
   args: JsonValue;
-  /** Set when the arguments could not cross from the sandbox (too large, nested too deep): why. */
+  /**
+   * Set when the call is refused before it is prepared: why (arguments that
+   * could not cross from the sandbox, an API the run used that is gone). It
+   * is recorded as rejected, and nothing is sent.
+   */
   refused?: string;
 }
 
@@ -72,11 +76,25 @@ export interface CallContext {
   now(): number;
   /** True once the attempt stopped taking calls (another call waits for a person): record and send nothing more. */
   stopped(): boolean;
+  /** Set once the call's run has ended (see RunEnded); undefined while it runs. */
+  runEnded?(): RunEnded | undefined;
   /** Marks a call as on the wire; the returned function marks it done. */
   onWire(): () => void;
   onDecisionRequested(decision: PendingDecision): void;
   /** A line for the run's logs (validation warnings, unchecked patterns). */
   note(message: string): void;
+}
+
+/**
+ * How the run of a call ended, for a call not yet sent at that moment. The
+ * program started it, so it still goes (as a `fetch` left unawaited would),
+ * unless the run was cancelled or the call needs a person, who can no longer
+ * be asked: it is then recorded as not sent, with why.
+ */
+export interface RunEnded {
+  /** "the run completed", "the run was cancelled by cli": how the refusal names it. */
+  why: string;
+  cancelled: boolean;
 }
 
 export interface LiveCall {
@@ -127,6 +145,12 @@ export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall)
   const fingerprint = requestFingerprint(shown, prepared.target);
   const described: CallEntry = { ...entry, operation: operationName(prepared.operation), operationId: prepared.operation.id, request: shown, requestFingerprint: fingerprint, status: "pending" };
   if (prepared.request.idempotencyKey) described.idempotencyKey = prepared.request.idempotencyKey;
+  const needsPerson = approved ? approved.requestFingerprint !== fingerprint : prepared.verdict.kind === "decide" && ctx.preApprovedBy === undefined;
+  const refusal = afterRunEnded(ctx, needsPerson);
+  if (refusal) {
+    write({ ...described, status: "rejected", error: refusal });
+    return { kind: "answer", answer: { ok: false, error: refusal } };
+  }
   if (approved && approved.requestFingerprint !== fingerprint) {
     const changes = approved.requestFingerprint && approved.request ? describeChanges(approved.request, shown) : ["the approval was given before approvals were bound to the request shown"];
     ctx.log.replaceCall(described);
@@ -160,12 +184,27 @@ export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall)
     return { kind: "answer", answer: { ok: true, value: sent.response as unknown as JsonValue } };
   } catch (err) {
     const failure = asCallFailure(err, deps);
-    // Cancelled mid-flight: the outcome is unknown; the record stays in_flight.
-    if (!ctx.signal.aborted) ctx.log.finishCall(index, { status: failure.callError.name === "CallFailed" ? "failed" : "rejected", error: failure.callError });
+    // The process stopped waiting (it is closing): the request may have arrived, so its outcome is unknown, and it says so.
+    if (ctx.signal.aborted) ctx.log.finishCall(index, { status: "unknown", error: abandonedError(ctx.signal) });
+    else ctx.log.finishCall(index, { status: failure.callError.name === "CallFailed" ? "failed" : "rejected", error: failure.callError });
     return { kind: "answer", answer: { ok: false, error: failure.callError } };
   } finally {
     done();
   }
+}
+
+/** Why a call not yet sent when its run ended stays unsent, or undefined when it may go (see RunEnded). */
+function afterRunEnded(ctx: CallContext, needsPerson: boolean): CallError | undefined {
+  const ended = ctx.runEnded?.();
+  if (!ended) return undefined;
+  if (ended.cancelled) return { name: "CallRejected", message: `${ended.why} before this call was sent; nothing was sent` };
+  if (needsPerson) return { name: "CallRejected", message: `this call needs a person's decision, but ${ended.why} before it could be asked; nothing was sent. Await the call in the program to have it decided.` };
+  return undefined;
+}
+
+function abandonedError(signal: AbortSignal): CallError {
+  const why = signal.reason instanceof Error ? signal.reason.message : "the workbench stopped waiting";
+  return { name: "CallFailed", message: `${why} before the upstream answered; the request may have reached it: outcome unknown, verify before retrying`, details: { reason: "abandoned" } };
 }
 
 function askPerson(ctx: CallContext, described: CallEntry, shown: RecordedRequest, changes?: string[]): CallResult {

@@ -14,21 +14,29 @@ import { reportInternalError } from "../common/host-log.ts";
 import type { ProxyDeps } from "../proxy/pipeline.ts";
 import { outcomeToEnvelope } from "../sandbox/envelope.ts";
 import type { RunLimits, RunOutcome, RunRequest } from "../sandbox/types.ts";
+import type { ApiTarget } from "../proxy/types.ts";
+import type { RunEnded } from "../proxy/pipeline.ts";
 import type { Redactor } from "../vault/redact.ts";
 import { Attempt, type AttemptStop } from "./attempt.ts";
+import { CANCEL_WAIT_MS, cancelElsewhere, CancelRequestWatch } from "./cancel-requests.ts";
 import { buildEnvelope } from "./envelope.ts";
 import { deniedMessage, ReplayPlan } from "./replay.ts";
 import { RunLog } from "./run-log.ts";
+import { definitionOf, runWorld, type ApiSource, type RunWorld } from "./run-world.ts";
 import type { CodeRunStore } from "./store.ts";
+import { CallsOnTheWire, type WireCall } from "./wire.ts";
 
 export interface SandboxRunner {
   run(request: RunRequest): Promise<RunOutcome>;
 }
 
-/** What the engine needs to build a program's world: the `apis` prelude, globals, a redactor. */
+/** What the engine needs to build a program's world: its APIs, the `apis` prelude and globals over them, a redactor. */
 export interface ProgramWorld {
-  executePrelude(): string;
-  globals(): Record<string, JsonValue>;
+  /** This process's APIs and the artifacts cache, from which each run's APIs are put together (run-world.ts). */
+  apis: ApiSource;
+  /** `opaque`: API names whose operations are unknown here; any operation name reaches the host. */
+  executePrelude(apis: ApiTarget[], opaque: string[]): string;
+  globals(apis: ApiTarget[]): Record<string, JsonValue>;
   redactor(): Redactor;
 }
 
@@ -72,16 +80,34 @@ export type DecideResult =
   | { ok: false; message: string };
 
 export const DEFAULT_DECISION_TTL_MS = 30 * 60 * 1000;
+const CANCEL_WAIT_S = CANCEL_WAIT_MS / 1000;
+/** After abandoning the calls on the wire: how long their pipelines get to record them `unknown`. */
+const ABANDON_RECORD_MS = 2_000;
+
+/** How an attempt's sandbox run ended, in the words a call refused after it uses (see RunEnded). */
+function runEnded(outcome: RunOutcome, signal: AbortSignal): RunEnded {
+  if (signal.aborted) return { why: `the run was ${(signal.reason as Error | undefined)?.message ?? "cancelled"}`, cancelled: true };
+  if (outcome.status === "completed") return { why: "the run completed", cancelled: false };
+  if (outcome.status === "failed") return { why: `the run ended (${outcome.error.reason})`, cancelled: false };
+  return { why: "the run stopped", cancelled: false };
+}
+
+export type CancelResult = { ok: boolean; message: string };
 
 export class RunEngine {
   readonly #o: RunEngineOptions;
   readonly #now: () => number;
   readonly #running = new Map<string, AbortController>();
+  /** Attempts still settling (for a clean stop). */
+  readonly #attempts = new Set<Promise<unknown>>();
+  readonly #wire = new CallsOnTheWire();
+  readonly #cancelWatch: CancelRequestWatch;
   #expiryTimer: NodeJS.Timeout | undefined;
 
   constructor(options: RunEngineOptions) {
     this.#o = options;
     this.#now = options.now ?? Date.now;
+    this.#cancelWatch = new CancelRequestWatch(options.store, () => this.#running, options.log ?? (() => {}));
   }
 
   get store(): CodeRunStore {
@@ -102,8 +128,12 @@ export class RunEngine {
       seed: request.seed ?? parent?.seed ?? randomInt(0, 2 ** 31),
     });
     this.#published(run.id);
+    // A replay sees its parent's APIs as the parent used them (its one-off APIs included), and records them as its own.
+    const world = this.#worldOf(parent?.id);
+    const log = this.#runLog(run.id);
+    for (const target of world.apis) if (target.oneOff) log.recordApi(definitionOf(target));
     const saved = parent && !request.fresh ? this.#o.store.getCalls(parent.id) : [];
-    return this.#attempt(run, new ReplayPlan(saved), saved.length > 0, request);
+    return this.#attempt(run, new ReplayPlan(saved), saved.length > 0, request, world);
   }
 
   /** A person decides the call a run waits on; the run continues in the background. */
@@ -117,6 +147,16 @@ export class RunEngine {
     if (pending.expiresAt && Date.parse(pending.expiresAt) <= this.#now()) {
       this.#expire(pending);
       return { ok: false, message: `the decision on run ${runId} expired at ${pending.expiresAt}; the run was cancelled` };
+    }
+    const waiting = store.getRun(runId);
+    if (waiting?.status !== "pending") {
+      return { ok: false, message: `run ${runId} is ${waiting?.status ?? "gone"}: it is still finishing the calls it had on the wire; decide again in a moment` };
+    }
+    // The waiting call must be sendable from here: an approval of a call to an API that is gone would only be refused later.
+    const world = this.#worldOf(runId);
+    const gone = world.unavailable(pending.api);
+    if (gone && request.decision !== "deny") {
+      return { ok: false, message: `run ${runId} cannot be approved from here: ${gone}. Deny or cancel it instead: workbench deny ${runId}, or workbench runs cancel ${runId}` };
     }
     // Deleting the pending row is the lock: only one decider wins, across processes.
     if (!store.deletePendingDecision(runId)) return { ok: false, message: `run ${runId} was decided by someone else just now` };
@@ -132,12 +172,40 @@ export class RunEngine {
     const run = store.getRun(runId)!;
     log.updateRun({ status: "running" });
     this.#published(runId);
-    const continuation = this.#attempt(run, new ReplayPlan(store.getCalls(runId)), false, { code: run.program, policy: run.policy, source: run.source });
+    const continuation = this.#attempt(run, new ReplayPlan(store.getCalls(runId)), false, { code: run.program, policy: run.policy, source: run.source }, world);
     return { ok: true, decision: pending, continuation };
   }
 
-  /** Stops a run: a running one at once, a pending one by withdrawing its decision. */
-  cancel(runId: string, by: string): { ok: boolean; message: string } {
+  /**
+   * Stops a run from any process: one running here at once; a pending one by
+   * withdrawing its decision; one that another process runs by asking that
+   * process through the store (cancel-requests.ts), which stops it within
+   * CANCEL_POLL_MS. Nothing more is sent for a cancelled run; a call already
+   * on the wire is not cut (that would not unsend it, only lose its answer):
+   * it is recorded when it ends.
+   */
+  async cancel(runId: string, by: string): Promise<CancelResult> {
+    const local = this.#cancelHere(runId, by);
+    if (local) return local;
+    const remote = await cancelElsewhere(this.#o.store, runId, by);
+    switch (remote?.outcome) {
+      case "cancelled":
+        return { ok: true, message: `run ${runId} cancelled (the process running it stopped it)` };
+      case "now_pending":
+        return this.#cancelHere(runId, by) ?? { ok: false, message: `run ${runId} stopped for a decision and was decided meanwhile; it was not cancelled` };
+      case "ended":
+        return { ok: false, message: `run ${runId} ended (${remote.status}) before the cancel reached it` };
+      case "not_yet":
+        return { ok: false, message: `run ${runId} is running in another process${remote.pid ? ` (pid ${remote.pid})` : ""}, which has not acted on the cancel within ${CANCEL_WAIT_S} s; the request stands, and that process stops the run when it next looks` };
+      case undefined: {
+        const run = this.#o.store.getRun(runId);
+        return { ok: false, message: run ? `run ${runId} is ${run.status}; only running or pending runs can be cancelled` : `no run ${runId}` };
+      }
+    }
+  }
+
+  /** Cancels a run this process is running, or a pending run; undefined when it is neither. */
+  #cancelHere(runId: string, by: string): CancelResult | undefined {
     const controller = this.#running.get(runId);
     if (controller) {
       controller.abort(new Error(`cancelled by ${by}`));
@@ -148,8 +216,34 @@ export class RunEngine {
       this.#finishCancelled(pending, `cancelled by ${by} while waiting for a decision`, "cancelled", by);
       return { ok: true, message: `run ${runId} cancelled` };
     }
-    const run = this.#o.store.getRun(runId);
-    return { ok: false, message: run ? `run ${runId} is ${run.status}; only running or pending runs can be cancelled` : `no run ${runId}` };
+    return undefined;
+  }
+
+  /** Calls this process has on the wire, including those of runs that have ended. */
+  callsOnTheWire(): WireCall[] {
+    return this.#wire.list();
+  }
+
+  /** How long the calls on the wire can still take by their APIs' own timeouts, in ms. */
+  callsOnTheWireBoundMs(): number {
+    return this.#wire.longestRemainingMs();
+  }
+
+  /** Waits until no call is on the wire (each is recorded as it ends), or `timeoutMs`; true when none is left. */
+  finishCallsOnTheWire(timeoutMs: number): Promise<boolean> {
+    return this.#wire.idle(timeoutMs);
+  }
+
+  /**
+   * Brings the stored envelopes of these runs up to date with their calls'
+   * records (after crash recovery turned calls `unknown`). Runs still going,
+   * and interrupted runs, whose envelope is not their outcome, are skipped.
+   */
+  refreshEnvelopes(runIds: Iterable<string>): void {
+    for (const runId of new Set(runIds)) {
+      const status = this.#o.store.getRun(runId)?.status;
+      if (status === "completed" || status === "failed" || status === "cancelled") this.#runLog(runId).refreshEnvelope();
+    }
   }
 
   /** Cancels every run whose decision has expired. Cheap; call it often (a timer, or before CLI commands). */
@@ -176,10 +270,19 @@ export class RunEngine {
     this.#expiryTimer.unref();
   }
 
-  stop(): void {
+  /**
+   * Stops everything: runs going here end `Cancelled`, and calls still on the
+   * wire are abandoned and recorded `unknown` (wait for them first with
+   * `finishCallsOnTheWire`). Resolves once all of that is stored.
+   */
+  async stop(reason = "the workbench is shutting down"): Promise<void> {
     if (this.#expiryTimer) clearInterval(this.#expiryTimer);
     this.#expiryTimer = undefined;
-    for (const controller of this.#running.values()) controller.abort(new Error("the workbench is shutting down"));
+    this.#cancelWatch.stop();
+    for (const controller of this.#running.values()) controller.abort(new Error(reason));
+    this.#wire.abandon(`${reason}; the workbench stopped waiting`);
+    await Promise.allSettled([...this.#attempts]);
+    await this.#wire.idle(ABANDON_RECORD_MS);
   }
 
   #finishCancelled(pending: PendingDecision, message: string, decision: "expired" | "cancelled", by: string): void {
@@ -201,9 +304,24 @@ export class RunEngine {
     return new RunLog(this.#o.store, runId, this.#o.world.redactor());
   }
 
-  async #attempt(run: CodeRun, plan: ReplayPlan, copySaved: boolean, request: Pick<ExecuteRequest, "code" | "policy" | "source" | "preApprovedBy" | "limits">): Promise<Envelope> {
+  /** The APIs a run sees here: this process's, with those the run (or the run it replays) recorded put back (run-world.ts). */
+  #worldOf(runId: string | undefined): RunWorld {
+    return runWorld(runId ? this.#o.store.getRunApis(runId) : [], this.#o.world.apis);
+  }
+
+  #attempt(run: CodeRun, plan: ReplayPlan, copySaved: boolean, request: Pick<ExecuteRequest, "code" | "policy" | "source" | "preApprovedBy" | "limits">, world: RunWorld): Promise<Envelope> {
     const controller = new AbortController();
     this.#running.set(run.id, controller);
+    this.#cancelWatch.wake();
+    const settled = this.#runAttempt(run, plan, copySaved, request, world, controller).finally(() => {
+      this.#running.delete(run.id);
+      this.#attempts.delete(settled);
+    });
+    this.#attempts.add(settled);
+    return settled;
+  }
+
+  async #runAttempt(run: CodeRun, plan: ReplayPlan, copySaved: boolean, request: Pick<ExecuteRequest, "code" | "policy" | "source" | "preApprovedBy" | "limits">, world: RunWorld, controller: AbortController): Promise<Envelope> {
     const hostLog = this.#o.log ?? (() => {});
     // One RunLog for the whole attempt: its redactor learns the credentials the calls use, and the outcome is redacted with them.
     const log = this.#runLog(run.id);
@@ -211,31 +329,34 @@ export class RunEngine {
       const attempt = new Attempt({
         run,
         log,
-        proxy: this.#o.proxy,
+        proxy: { ...this.#o.proxy, target: (name) => world.target(name) },
         plan,
         copySaved,
         ...(request.preApprovedBy ? { preApprovedBy: request.preApprovedBy } : {}),
-        signal: controller.signal,
+        world,
+        wire: this.#wire,
+        onLateCall: () => this.#published(run.id),
         decisionTtlMs: this.#o.decisionTtlMs ?? DEFAULT_DECISION_TTL_MS,
         now: this.#now,
         onDecisionRequested: (decision) => this.#o.bus.publish({ type: "decision.requested", decision }),
         hostLog,
       });
+      attempt.notes.push(...world.notes);
       const outcome = await this.#o.sandbox.run({
         code: run.program,
-        prelude: this.#o.world.executePrelude(),
-        globals: this.#o.world.globals(),
+        prelude: this.#o.world.executePrelude(world.apis, world.opaque),
+        globals: this.#o.world.globals(world.apis),
         limits: { ...this.#o.limits, ...request.limits },
         clock: run.clock,
         seed: run.seed,
         signal: controller.signal,
         onCall: (call) => attempt.onCall(call),
       });
+      // From here on a call that ends is recorded as ending after the run (nothing awaits between this and the stored outcome).
+      attempt.end(runEnded(outcome, controller.signal));
       return this.#settle(log, outcome, attempt.stop, attempt.notes, controller.signal);
     } catch (err) {
       return this.#fail(log, [], "Unavailable", reportInternalError(hostLog, `the workbench could not run or save run ${run.id}`, err));
-    } finally {
-      this.#running.delete(run.id);
     }
   }
 
@@ -244,6 +365,8 @@ export class RunEngine {
     const runId = log.runId;
     const logs = [...outcome.logs, ...notes];
     if (outcome.status === "completed") {
+      // A call that asked for a person while the program was returning without awaiting it: nobody will wait for that answer.
+      this.#withdrawDecision(log, "the program finished without waiting for this call's decision");
       const envelope = log.updateRun({ status: "completed", failureReason: null, logs, envelope: buildEnvelope({ runId, calls: log.calls(), logs, outcome: { result: outcome.result } }) })!;
       return this.#finished(runId, envelope);
     }
@@ -266,6 +389,7 @@ export class RunEngine {
   }
 
   #fail(log: RunLog, logs: string[], reason: RunFailureReason, message: string, name: string = reason): Envelope {
+    this.#withdrawDecision(log, `the run ended (${reason}) before a person decided`);
     const envelope = log.updateRun({
       status: reason === "Cancelled" ? "cancelled" : "failed",
       failureReason: reason,
@@ -273,6 +397,18 @@ export class RunEngine {
       envelope: buildEnvelope({ runId: log.runId, calls: log.calls(), logs, outcome: { error: { reason, name, message } } }),
     })!;
     return this.#finished(log.runId, envelope);
+  }
+
+  /**
+   * A decision asked for by an attempt that then ended otherwise (cancelled or
+   * timed out while its other calls finished) can no longer continue the run:
+   * it is withdrawn, and its call recorded as not sent.
+   */
+  #withdrawDecision(log: RunLog, why: string): void {
+    const pending = this.#o.store.getPendingDecision(log.runId);
+    if (!pending || !this.#o.store.deletePendingDecision(log.runId)) return;
+    log.finishCall(pending.callIndex, { status: "rejected", error: { name: "CallRejected", message: `${why}; nothing was sent` } });
+    this.#o.bus.publish({ type: "decision.made", runId: log.runId, callIndex: pending.callIndex, decision: "cancelled", by: "workbench" });
   }
 
   #unavailable(message: string): Envelope {

@@ -10,8 +10,9 @@
  */
 import type { Envelope } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
-import type { CallRecord, PendingDecision } from "../../../shared/runs.ts";
+import type { CallRecord, PendingDecision, RunApiDefinition } from "../../../shared/runs.ts";
 import type { Redactor } from "../vault/redact.ts";
+import { withCurrentCalls } from "./envelope.ts";
 import type { CallPatch, CodeRunStore, NewCall, RunPatch } from "./store.ts";
 
 export class RunLog {
@@ -31,6 +32,41 @@ export class RunLog {
 
   finishCall(index: number, patch: CallPatch): CallRecord | undefined {
     return this.store.finishCall(this.runId, index, this.#clean(patch));
+  }
+
+  /**
+   * Finishes a call that ended after its run did (the program never saw the
+   * outcome): the record says so, and the run's stored envelope is brought up
+   * to date, in one transaction, so that no face reads one without the other.
+   */
+  finishLateCall(index: number, patch: CallPatch): CallRecord | undefined {
+    return this.store.transaction(() => {
+      // A call abandoned unanswered has no outcome to place in time: it is only `unknown`.
+      const call = this.finishCall(index, patch.status === "unknown" ? patch : { ...patch, endedAfterRun: true });
+      this.refreshEnvelope();
+      return call;
+    });
+  }
+
+  /** Records a call that the run's program started but that got no further before the run ended, and shows it in the envelope. */
+  recordLateCall(call: Omit<NewCall, "runId">): CallRecord {
+    return this.store.transaction(() => {
+      const recorded = this.recordCall(call);
+      this.refreshEnvelope();
+      return recorded;
+    });
+  }
+
+  /** Rebuilds the calls of the run's stored envelope from the records (its outcome stays as it was). */
+  refreshEnvelope(): Envelope | undefined {
+    const envelope = this.store.getRun(this.runId)?.envelope;
+    if (!envelope) return undefined;
+    return this.updateRun({ envelope: withCurrentCalls(envelope, this.calls()) });
+  }
+
+  /** Keeps the definition of an API as this run used it (what any process needs to continue the run). */
+  recordApi(definition: RunApiDefinition): void {
+    this.store.recordRunApi(this.runId, this.#clean(definition));
   }
 
   /** Replaces a call that never left the machine (a decision asked again) with a fresh record. */

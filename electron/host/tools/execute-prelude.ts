@@ -4,7 +4,7 @@
  * does all the real work (match, validate, credentials, send); the guest holds
  * nothing but names.
  */
-export function executePrelude(manifest: Record<string, string[]>): string {
+export function executePrelude(manifest: Record<string, string[]>, opaque: string[] = []): string {
   return `(() => {
   const call = __host.call;
   const manifest = ${JSON.stringify(manifest)};
@@ -16,6 +16,12 @@ export function executePrelude(manifest: Record<string, string[]>): string {
       api[id] = (args) => call("apis." + name + "." + id, args === undefined ? {} : args);
     }
     apis[name] = Object.freeze(api);
+  }
+  // APIs whose operations are not known here (a run's API whose spec is gone): any name reaches the host, which refuses or replays it.
+  for (const name of ${JSON.stringify(opaque)}) {
+    apis[name] = new Proxy(Object.freeze({}), {
+      get: (_t, id) => (typeof id === "string" && id !== "then" ? (args) => call("apis." + name + "." + id, args === undefined ? {} : args) : undefined),
+    });
   }
   Object.defineProperty(globalThis, "apis", { value: Object.freeze(apis), enumerable: false, writable: false, configurable: false });
 })();`;

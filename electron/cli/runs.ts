@@ -13,7 +13,8 @@
 import { Option, type Command } from "commander";
 import type { RunStatus } from "../../shared/envelope.ts";
 import type { Envelope } from "../../shared/envelope.ts";
-import type { CallRecord, CodeRun, RunSummary } from "../../shared/runs.ts";
+import { callState, runState, type RunAction } from "../../shared/run-states.ts";
+import type { CallRecord, CodeRun, PendingDecision, RunSummary } from "../../shared/runs.ts";
 import { resolveDataDir } from "../host/data-dir.ts";
 import { exportRunJson } from "../host/runs/export-json.ts";
 import { exportHar } from "../host/runs/har.ts";
@@ -87,7 +88,7 @@ export function registerRunsCommands(program: Command, io: CliIo): void {
       );
       if (!detail) throw new CliError(`no run ${id} (list runs with: workbench runs list)`);
       if (flags.json) printJson(io, { run: detail.run, calls: detail.calls, pending: detail.pending ?? null });
-      else io.stdout(formatRun(detail.run, detail.calls));
+      else io.stdout(formatRun(detail.run, detail.calls, detail.pending ?? undefined));
     });
 
   runs
@@ -233,21 +234,41 @@ function formatList(list: RunSummary[]): string {
   return [header, ...rows].map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n") + "\n";
 }
 
-function formatRun(run: CodeRun, calls: CallRecord[]): string {
+/** `runs show`: the run's state first (read from its status, never from a stale envelope), then its program, calls, logs and outcome. */
+export function formatRun(run: CodeRun, calls: CallRecord[], pending: PendingDecision | undefined): string {
+  const state = runState(run, pending);
   const lines = [
     `${run.id}  ${run.status}${run.failureReason ? ` (${run.failureReason})` : ""}  ${run.tool} ${run.policy}  from ${run.source.kind}${run.source.client ? ` ${run.source.client}` : ""}`,
     `created ${run.createdAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ""}${run.parentId ? `, from ${run.parentId}` : ""}`,
+    `state: ${state.headline}`,
+    ...(state.detail ? [`  ${state.detail}`] : []),
     "",
     "program:",
     ...run.program.split("\n").map((l) => `  ${l}`),
     "",
     `calls (${calls.length}):`,
-    ...calls.map((c) => `  ${c.index}. ${c.operation}  ${c.status}${c.durationMs !== undefined ? `  ${c.durationMs} ms` : ""}${c.decision ? `  ${c.decision}${c.decidedBy ? ` by ${c.decidedBy}` : ""}` : ""}${c.error ? `  ${c.error.name}: ${c.error.message}` : ""}`),
+    ...calls.map((c) => formatCall(c, run.status, pending?.callIndex)),
   ];
   if (run.logs.length) lines.push("", "logs:", ...run.logs.map((l) => `  ${l}`));
   const envelope = run.envelope;
-  if (envelope?.error) lines.push("", `error: ${envelope.error.reason}: ${envelope.error.name}: ${envelope.error.message}`);
-  if (envelope?.pending) lines.push("", `waiting for approval: call ${envelope.pending.call} ${envelope.pending.method} ${envelope.pending.url}`, `  decide with: workbench approve ${run.id}   or   workbench deny ${run.id} --message "..."`);
-  if (envelope && "result" in envelope) lines.push("", "result:", JSON.stringify(envelope.result, null, 2));
+  if (run.status === "completed" && envelope && "result" in envelope) lines.push("", "result:", JSON.stringify(envelope.result, null, 2));
+  if (envelope?.truncated) lines.push(`  (${envelope.truncated})`);
+  const next = nextCommands(run.id, state.actions);
+  if (next.length) lines.push("", "next:", ...next.map((n) => `  ${n}`));
   return `${lines.join("\n")}\n`;
+}
+
+function formatCall(call: CallRecord, runStatus: CodeRun["status"], waitingCall: number | undefined): string {
+  const state = callState(call, runStatus, waitingCall);
+  const decision = call.decision && call.decision !== "not_needed" ? `  ${call.decision}${call.decidedBy ? ` by ${call.decidedBy}` : ""}` : "";
+  return `  ${call.index}. ${call.operation}  ${state.label}${call.durationMs !== undefined ? `  ${call.durationMs} ms` : ""}${decision}${state.note ? `  (${state.note})` : ""}${call.error ? `  ${call.error.name}: ${call.error.message}` : ""}`;
+}
+
+/** The commands that work on a run in its state, and only those. */
+function nextCommands(runId: string, actions: RunAction[]): string[] {
+  const commands: string[] = [];
+  if (actions.includes("approve")) commands.push(`approve:  workbench approve ${runId}   (--always to allow this operation from now on)`);
+  if (actions.includes("deny")) commands.push(`deny:     workbench deny ${runId} --message "..."`);
+  if (actions.includes("cancel")) commands.push(`cancel:   workbench runs cancel ${runId}`);
+  return commands;
 }

@@ -149,28 +149,32 @@ export class RunEngine {
       return { ok: false, message: `the decision on run ${runId} expired at ${pending.expiresAt}; the run was cancelled` };
     }
     const waiting = store.getRun(runId);
-    if (waiting?.status !== "pending") {
-      return { ok: false, message: `run ${runId} is ${waiting?.status ?? "gone"}: it is still finishing the calls it had on the wire; decide again in a moment` };
-    }
+    if (waiting?.status === "running") return { ok: false, message: `run ${runId} is still finishing the calls it had on the wire before it waits for this decision; decide again in a moment` };
+    if (waiting?.status !== "pending") return { ok: false, message: `run ${runId} is ${waiting?.status ?? "gone"}, not waiting for a decision` };
     // The waiting call must be sendable from here: an approval of a call to an API that is gone would only be refused later.
     const world = this.#worldOf(runId);
     const gone = world.unavailable(pending.api);
     if (gone && request.decision !== "deny") {
       return { ok: false, message: `run ${runId} cannot be approved from here: ${gone}. Deny or cancel it instead: workbench deny ${runId}, or workbench runs cancel ${runId}` };
     }
-    // Deleting the pending row is the lock: only one decider wins, across processes.
-    if (!store.deletePendingDecision(runId)) return { ok: false, message: `run ${runId} was decided by someone else just now` };
     const at = new Date(this.#now()).toISOString();
     const log = this.#runLog(runId);
-    if (request.decision === "deny") {
-      log.finishCall(pending.callIndex, { status: "denied", decision: "denied", decidedBy: request.by, decidedAt: at, ...(request.message ? { denyMessage: request.message } : {}), error: { name: "CallDenied", message: deniedMessage(request.message) } });
-    } else {
-      log.finishCall(pending.callIndex, { decision: "approved", decidedBy: request.by, decidedAt: at });
-      if (request.decision === "always" && pending.operationId) store.addAllowRule({ api: pending.api, operationId: pending.operationId, createdBy: request.by });
-    }
+    // Deleting the pending row is the lock: only one decider wins, across processes. The decision and the
+    // run going on are one transaction, so no other process sees a pending run whose decision is gone.
+    const decided = store.transaction(() => {
+      if (!store.deletePendingDecision(runId)) return false;
+      if (request.decision === "deny") {
+        log.finishCall(pending.callIndex, { status: "denied", decision: "denied", decidedBy: request.by, decidedAt: at, ...(request.message ? { denyMessage: request.message } : {}), error: { name: "CallDenied", message: deniedMessage(request.message) } });
+      } else {
+        log.finishCall(pending.callIndex, { decision: "approved", decidedBy: request.by, decidedAt: at });
+        if (request.decision === "always" && pending.operationId) store.addAllowRule({ api: pending.api, operationId: pending.operationId, createdBy: request.by });
+      }
+      log.updateRun({ status: "running" });
+      return true;
+    });
+    if (!decided) return { ok: false, message: `run ${runId} was decided by someone else just now` };
     this.#o.bus.publish({ type: "decision.made", runId, callIndex: pending.callIndex, decision: request.decision === "deny" ? "denied" : "approved", by: request.by });
     const run = store.getRun(runId)!;
-    log.updateRun({ status: "running" });
     this.#published(runId);
     const continuation = this.#attempt(run, new ReplayPlan(store.getCalls(runId)), false, { code: run.program, policy: run.policy, source: run.source }, world);
     return { ok: true, decision: pending, continuation };
@@ -216,7 +220,27 @@ export class RunEngine {
       this.#finishCancelled(pending, `cancelled by ${by} while waiting for a decision`, "cancelled", by);
       return { ok: true, message: `run ${runId} cancelled` };
     }
-    return undefined;
+    return this.#cancelStalePending(runId, by);
+  }
+
+  /**
+   * A run left `pending` with no decision waiting (one was taken, and the
+   * process that took it stopped before the run went on, in a store from
+   * before decisions were one transaction): nothing can continue it, so a
+   * cancel ends it.
+   */
+  #cancelStalePending(runId: string, by: string): CancelResult | undefined {
+    const store = this.#o.store;
+    const log = this.#runLog(runId);
+    const envelope = store.transaction(() => {
+      const run = store.getRun(runId);
+      if (run?.status !== "pending" || store.getPendingDecision(runId)) return undefined;
+      const error = { reason: "Cancelled" as const, name: "Cancelled", message: `cancelled by ${by}; no decision was waiting any more` };
+      return log.updateRun({ status: "cancelled", failureReason: "Cancelled", envelope: buildEnvelope({ runId, calls: log.calls(), logs: run.logs, outcome: { error } }) });
+    });
+    if (!envelope) return undefined;
+    this.#finished(runId, envelope);
+    return { ok: true, message: `run ${runId} cancelled` };
   }
 
   /** Calls this process has on the wire, including those of runs that have ended. */

@@ -44,16 +44,16 @@ export async function withWorkbench<T>(io: CliIo, flags: DataDirFlag, fn: (workb
  * A call still unanswered then is recorded `unknown` when the workbench closes.
  */
 export async function finishCallsOnTheWire(io: CliIo, workbench: Workbench): Promise<void> {
-  const calls = workbench.engine.callsOnTheWire();
+  const calls = workbench.engine.wire.list();
   if (calls.length === 0) return;
-  const boundMs = workbench.engine.callsOnTheWireBoundMs() + 1_000;
+  const boundMs = workbench.engine.wire.longestRemainingMs() + 1_000;
   const which = calls.map((c) => `${c.runId} call ${c.index}: ${c.operation}`).join(", ");
   io.stderr(`note: ${calls.length === 1 ? "1 call is" : `${calls.length} calls are`} still waiting for an answer after the run ended (${which}); waiting for ${calls.length === 1 ? "it" : "them"} (at most ${Math.ceil(boundMs / 1000)} s, by the API's timeout) so that the record says how ${calls.length === 1 ? "it" : "they"} ended\n`);
   if (await workbench.finishCallsOnTheWire(boundMs)) {
     io.stderr(`note: recorded; see it with: workbench runs show ${calls[0]!.runId}\n`);
     return;
   }
-  const left = workbench.engine.callsOnTheWire().length;
+  const left = workbench.engine.wire.list().length;
   io.stderr(`note: stopped waiting; ${left === 1 ? "1 call is" : `${left} calls are`} recorded as unknown: verify upstream before retrying\n`);
 }
 

@@ -123,7 +123,7 @@ Exit status: 0 whenever an envelope is printed (completed, failed or pending), 1
  * says how each of those calls ended.
  */
 export async function settledEnvelope(io: CliIo, workbench: Workbench, envelope: Envelope): Promise<Envelope> {
-  if (workbench.engine.callsOnTheWire().length === 0) return envelope;
+  if (workbench.engine.wire.list().length === 0) return envelope;
   await finishCallsOnTheWire(io, workbench);
   return (envelope.run && workbench.store.getRun(envelope.run)?.envelope) || envelope;
 }

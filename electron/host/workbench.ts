@@ -249,7 +249,7 @@ export class Workbench {
    * exits; true when none is left. Those left are recorded `unknown` by `close`.
    */
   finishCallsOnTheWire(timeoutMs: number): Promise<boolean> {
-    return this.engine.finishCallsOnTheWire(timeoutMs);
+    return this.engine.wire.idle(timeoutMs);
   }
 
   async close(): Promise<void> {

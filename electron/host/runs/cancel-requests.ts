@@ -52,6 +52,8 @@ export class CancelRequestWatch {
   }
 }
 
+export type CancelResult = { ok: boolean; message: string };
+
 export type RemoteCancel =
   | { outcome: "cancelled" }
   | { outcome: "ended"; status: RunStatus }
@@ -83,5 +85,19 @@ export async function cancelElsewhere(store: CodeRunStore, runId: string, by: st
       return pid === undefined ? { outcome: "not_yet" } : { outcome: "not_yet", pid };
     }
     await new Promise((resolve) => setTimeout(resolve, CANCEL_POLL_MS / 2));
+  }
+}
+
+/** What the asking process says about a cancel it asked another process for (`undefined`: none could be asked). */
+export function describeRemoteCancel(runId: string, remote: Exclude<RemoteCancel, { outcome: "now_pending" }> | undefined, status: RunStatus | undefined): CancelResult {
+  switch (remote?.outcome) {
+    case "cancelled":
+      return { ok: true, message: `run ${runId} cancelled (the process running it stopped it)` };
+    case "ended":
+      return { ok: false, message: `run ${runId} ended (${remote.status}) before the cancel reached it` };
+    case "not_yet":
+      return { ok: false, message: `run ${runId} is running in another process${remote.pid ? ` (pid ${remote.pid})` : ""}, which has not acted on the cancel within ${CANCEL_WAIT_MS / 1000} s; the request stands, and that process stops the run when it next looks` };
+    case undefined:
+      return { ok: false, message: status ? `run ${runId} is ${status}; only running or pending runs can be cancelled` : `no run ${runId}` };
   }
 }

@@ -11,20 +11,19 @@ import type { JsonValue } from "../../../shared/json.ts";
 import type { CodeRun, PendingDecision, RunPolicy, RunSource } from "../../../shared/runs.ts";
 import type { EventBus } from "../events.ts";
 import { reportInternalError } from "../common/host-log.ts";
-import type { ProxyDeps } from "../proxy/pipeline.ts";
+import type { ProxyDeps, RunEnded } from "../proxy/pipeline.ts";
+import type { ApiTarget } from "../proxy/types.ts";
 import { outcomeToEnvelope } from "../sandbox/envelope.ts";
 import type { RunLimits, RunOutcome, RunRequest } from "../sandbox/types.ts";
-import type { ApiTarget } from "../proxy/types.ts";
-import type { RunEnded } from "../proxy/pipeline.ts";
 import type { Redactor } from "../vault/redact.ts";
 import { Attempt, type AttemptStop } from "./attempt.ts";
-import { CANCEL_WAIT_MS, cancelElsewhere, CancelRequestWatch } from "./cancel-requests.ts";
+import { cancelElsewhere, CancelRequestWatch, describeRemoteCancel, type CancelResult } from "./cancel-requests.ts";
 import { buildEnvelope } from "./envelope.ts";
 import { deniedMessage, ReplayPlan } from "./replay.ts";
 import { RunLog } from "./run-log.ts";
 import { definitionOf, runWorld, type ApiSource, type RunWorld } from "./run-world.ts";
 import type { CodeRunStore } from "./store.ts";
-import { CallsOnTheWire, type WireCall } from "./wire.ts";
+import { CallsOnTheWire } from "./wire.ts";
 
 export interface SandboxRunner {
   run(request: RunRequest): Promise<RunOutcome>;
@@ -80,7 +79,6 @@ export type DecideResult =
   | { ok: false; message: string };
 
 export const DEFAULT_DECISION_TTL_MS = 30 * 60 * 1000;
-const CANCEL_WAIT_S = CANCEL_WAIT_MS / 1000;
 /** After abandoning the calls on the wire: how long their pipelines get to record them `unknown`. */
 const ABANDON_RECORD_MS = 2_000;
 
@@ -91,8 +89,6 @@ function runEnded(outcome: RunOutcome, signal: AbortSignal): RunEnded {
   if (outcome.status === "failed") return { why: `the run ended (${outcome.error.reason})`, cancelled: false };
   return { why: "the run stopped", cancelled: false };
 }
-
-export type CancelResult = { ok: boolean; message: string };
 
 export class RunEngine {
   readonly #o: RunEngineOptions;
@@ -129,7 +125,7 @@ export class RunEngine {
     });
     this.#published(run.id);
     // A replay sees its parent's APIs as the parent used them (its one-off APIs included), and records them as its own.
-    const world = this.#worldOf(parent?.id);
+    const world = this.#worldOf(parent?.id, parent ? `the run it replays (${parent.id})` : undefined);
     const log = this.#runLog(run.id);
     for (const target of world.apis) if (target.oneOff) log.recordApi(definitionOf(target));
     const saved = parent && !request.fresh ? this.#o.store.getCalls(parent.id) : [];
@@ -192,20 +188,9 @@ export class RunEngine {
     const local = this.#cancelHere(runId, by);
     if (local) return local;
     const remote = await cancelElsewhere(this.#o.store, runId, by);
-    switch (remote?.outcome) {
-      case "cancelled":
-        return { ok: true, message: `run ${runId} cancelled (the process running it stopped it)` };
-      case "now_pending":
-        return this.#cancelHere(runId, by) ?? { ok: false, message: `run ${runId} stopped for a decision and was decided meanwhile; it was not cancelled` };
-      case "ended":
-        return { ok: false, message: `run ${runId} ended (${remote.status}) before the cancel reached it` };
-      case "not_yet":
-        return { ok: false, message: `run ${runId} is running in another process${remote.pid ? ` (pid ${remote.pid})` : ""}, which has not acted on the cancel within ${CANCEL_WAIT_S} s; the request stands, and that process stops the run when it next looks` };
-      case undefined: {
-        const run = this.#o.store.getRun(runId);
-        return { ok: false, message: run ? `run ${runId} is ${run.status}; only running or pending runs can be cancelled` : `no run ${runId}` };
-      }
-    }
+    // It stopped for a decision meanwhile: withdraw that here.
+    if (remote?.outcome === "now_pending") return this.#cancelHere(runId, by) ?? { ok: false, message: `run ${runId} stopped for a decision and was decided meanwhile; it was not cancelled` };
+    return describeRemoteCancel(runId, remote, this.#o.store.getRun(runId)?.status);
   }
 
   /** Cancels a run this process is running, or a pending run; undefined when it is neither. */
@@ -243,19 +228,9 @@ export class RunEngine {
     return { ok: true, message: `run ${runId} cancelled` };
   }
 
-  /** Calls this process has on the wire, including those of runs that have ended. */
-  callsOnTheWire(): WireCall[] {
-    return this.#wire.list();
-  }
-
-  /** How long the calls on the wire can still take by their APIs' own timeouts, in ms. */
-  callsOnTheWireBoundMs(): number {
-    return this.#wire.longestRemainingMs();
-  }
-
-  /** Waits until no call is on the wire (each is recorded as it ends), or `timeoutMs`; true when none is left. */
-  finishCallsOnTheWire(timeoutMs: number): Promise<boolean> {
-    return this.#wire.idle(timeoutMs);
+  /** Calls this process has on the wire, including those of runs that have ended: what a command waits for before it exits. */
+  get wire(): CallsOnTheWire {
+    return this.#wire;
   }
 
   /**
@@ -297,7 +272,7 @@ export class RunEngine {
   /**
    * Stops everything: runs going here end `Cancelled`, and calls still on the
    * wire are abandoned and recorded `unknown` (wait for them first with
-   * `finishCallsOnTheWire`). Resolves once all of that is stored.
+   * `wire.idle`). Resolves once all of that is stored.
    */
   async stop(reason = "the workbench is shutting down"): Promise<void> {
     if (this.#expiryTimer) clearInterval(this.#expiryTimer);
@@ -329,8 +304,8 @@ export class RunEngine {
   }
 
   /** The APIs a run sees here: this process's, with those the run (or the run it replays) recorded put back (run-world.ts). */
-  #worldOf(runId: string | undefined): RunWorld {
-    return runWorld(runId ? this.#o.store.getRunApis(runId) : [], this.#o.world.apis);
+  #worldOf(runId: string | undefined, whose?: string): RunWorld {
+    return runWorld(runId ? this.#o.store.getRunApis(runId) : [], this.#o.world.apis, whose);
   }
 
   #attempt(run: CodeRun, plan: ReplayPlan, copySaved: boolean, request: Pick<ExecuteRequest, "code" | "policy" | "source" | "preApprovedBy" | "limits">, world: RunWorld): Promise<Envelope> {

@@ -55,8 +55,8 @@ export function definitionOf(target: ApiTarget): RunApiDefinition {
   };
 }
 
-/** The world of a run that recorded `recorded` (none for a new run), in this process. */
-export function runWorld(recorded: RunApiDefinition[], source: ApiSource): RunWorld {
+/** The world of a run that recorded `recorded` (none for a new run), in this process; `whose` names that run in notes. */
+export function runWorld(recorded: RunApiDefinition[], source: ApiSource, whose = "this run"): RunWorld {
   const targets = new Map(source.current().map((t) => [t.name, t]));
   const gone = new Map<string, string>();
   const notes: string[] = [];
@@ -88,7 +88,7 @@ export function runWorld(recorded: RunApiDefinition[], source: ApiSource): RunWo
       continue;
     }
     const changes = describeApiChanges(definition, definitionOf(now));
-    if (changes.length) notes.push(`workbench: API ${definition.name} changed since this run last used it: ${changes.join("; ")}. Calls are made with its settings as they are now; an approved call whose request changed asks again.`);
+    if (changes.length) notes.push(`workbench: API ${definition.name} changed since ${whose} last used it: ${changes.join("; ")}. Calls are made with its settings as they are now; an approved call whose request changed asks again.`);
   }
 
   const apis = [...targets.values(), ...callableOnlyByName.values()];

@@ -14,7 +14,7 @@ export interface WireCall {
   index: number;
   /** `METHOD /path` as recorded. */
   operation: string;
-  /** The API's timeout: the send gives up by itself after this long (twice, with a retry after 401). */
+  /** The API's timeout: the send gives up by itself after this long (a retry after 401 gets another). */
   timeoutMs: number;
   /** performance.now() when it was put on the wire. */
   since: number;
@@ -46,10 +46,14 @@ export class CallsOnTheWire {
     return [...this.#calls.values()];
   }
 
-  /** How long the calls on the wire can still take before their own timeouts end them (ms, rounded up). */
+  /**
+   * How long the calls on the wire can still take before their APIs' timeouts
+   * end them (ms, rounded up). A call retried after a 401 may take longer; one
+   * still going past this bound is recorded `unknown` when the process stops waiting.
+   */
   longestRemainingMs(now = performance.now()): number {
     let longest = 0;
-    for (const call of this.#calls.values()) longest = Math.max(longest, call.since + 2 * call.timeoutMs - now);
+    for (const call of this.#calls.values()) longest = Math.max(longest, call.since + call.timeoutMs - now);
     return Math.ceil(Math.max(0, longest));
   }
 

@@ -252,11 +252,12 @@ export class Workbench {
     return this.engine.wire.idle(timeoutMs);
   }
 
-  async close(): Promise<void> {
+  /** `reason`: why runs still going are cancelled and calls still on the wire abandoned, in their records. */
+  async close(reason?: string): Promise<void> {
     this.#watcher?.close();
     this.#watcher = undefined;
     for (const off of this.#unsubscribe) off();
-    await this.engine.stop();
+    await this.engine.stop(reason);
     await this.sandbox.close();
     await this.demo.close();
     this.store.close();

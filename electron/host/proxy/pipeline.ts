@@ -172,7 +172,7 @@ export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall)
   // 8-10. Credentials, send, read.
   const done = ctx.onWire();
   try {
-    const sent = await sendPrepared(deps, prepared, ctx.redactor, ctx.signal);
+    const sent = await sendPrepared(deps, prepared, ctx.redactor, ctx.signal, () => cancelledBeforeSend(ctx));
     ctx.log.finishCall(index, {
       status: sent.response.status,
       request: sent.recordedRequest,
@@ -200,6 +200,12 @@ function afterRunEnded(ctx: CallContext, needsPerson: boolean): CallError | unde
   if (ended.cancelled) return { name: "CallRejected", message: `${ended.why} before this call was sent; nothing was sent` };
   if (needsPerson) return { name: "CallRejected", message: `this call needs a person's decision, but ${ended.why} before it could be asked; nothing was sent. Await the call in the program to have it decided.` };
   return undefined;
+}
+
+/** The run was cancelled while this call waited for its credential: it does not go. */
+function cancelledBeforeSend(ctx: CallContext): string | undefined {
+  const ended = ctx.runEnded?.();
+  return ended?.cancelled ? `${ended.why} before this call was sent` : undefined;
 }
 
 function abandonedError(signal: AbortSignal): CallError {
@@ -357,7 +363,12 @@ export interface SentCall {
  * credential, send, one refresh-and-retry on 401, read. The response is not
  * redacted here: `runCall`'s exits do that (decoded, then redacted).
  */
-export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, redactor: Redactor, signal?: AbortSignal): Promise<SentCall> {
+/**
+ * `holdBack`, asked once the credential is in hand and just before the request
+ * leaves: a reason not to send after all (the run was cancelled while the
+ * credential was being fetched); the call then fails `CallRejected`, unsent.
+ */
+export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, redactor: Redactor, signal?: AbortSignal, holdBack?: () => string | undefined): Promise<SentCall> {
   const { target, operation } = prepared;
   const started = performance.now();
   const scheme = schemeFor(target, operation);
@@ -403,6 +414,8 @@ export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, reda
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(signal ? { signal } : {}),
   };
+  const heldBack = holdBack?.();
+  if (heldBack) throw new CallFailure("CallRejected", `${heldBack}; nothing was sent`);
   let raw = await sendRequest(signed, sendOpts);
   let firstAttempt: FirstAttempt | undefined;
   if (raw.status === 401 && used && resolveRequest && scheme && deps.resolver.unauthorized) {

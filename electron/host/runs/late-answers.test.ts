@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { Envelope } from "../../../shared/envelope.ts";
-import { openTestBench, TEST_VAULT_KEY, type TestBench } from "../test-support/workbench.ts";
+import { json, startRecordingServer } from "../test-support/recording-server.ts";
+import { ITEMS_SPEC, openTestBench, TEST_VAULT_KEY, type TestBench } from "../test-support/workbench.ts";
 import { Workbench } from "../workbench.ts";
 
 const cli = { kind: "cli" } as const;
@@ -74,6 +75,43 @@ describe("a call on the wire when its run ends is recorded as it really ends", (
     expect(storedEnvelope(bench, runId).calls).toEqual([expect.objectContaining({ status: 200, answered_after_run_ended: true })]);
     expect(bench.workbench.store.getRun(runId)?.status).toBe("cancelled");
     expect(bench.count("GET", "/items")).toBe(0);
+  });
+
+  it("a cancel while a call waits for its OAuth2 token: the call is not sent once the token comes, and says so", async () => {
+    bench = await openTestBench();
+    let releaseToken!: () => void;
+    const tokenHeld = new Promise<void>((r) => (releaseToken = r));
+    let tokenAsked!: () => void;
+    const asked = new Promise<void>((r) => (tokenAsked = r));
+    const upstream = await startRecordingServer(async (req, res) => {
+      if (req.path === "/token") {
+        tokenAsked();
+        await tokenHeld;
+        return json(res, 200, { access_token: "tok", token_type: "Bearer", expires_in: 3600 });
+      }
+      json(res, 200, []);
+    });
+    try {
+      const { workbench } = bench;
+      const { result } = workbench.registry.store.ingest(JSON.stringify(ITEMS_SPEC));
+      if (!result.ok) throw new Error(result.error.message);
+      workbench.registry.register("o", result.artifact, { baseUrl: upstream.url, auth: { inline: { type: "oauth2", flows: { clientCredentials: { tokenUrl: `${upstream.url}/token`, scopes: {} } } }, username: "client", credential: "vault:o/secret" } }, { kind: "text" });
+      workbench.vault.set("o", "secret", "s3cret", { allowApis: ["o"] });
+      const started = workbench.execute({ code: "async () => (await apis.o.listItems({})).status", policy: "read_only", source: cli });
+      await asked;
+      const runId = workbench.store.listRuns({})[0]!.id;
+      expect(workbench.store.getCalls(runId)).toEqual([expect.objectContaining({ status: "in_flight" })]);
+      await workbench.engine.cancel(runId, "tester");
+      expect((await started).error).toMatchObject({ reason: "Cancelled" });
+      releaseToken();
+      expect(await workbench.finishCallsOnTheWire(5_000)).toBe(true);
+      expect(workbench.store.getCalls(runId)).toEqual([expect.objectContaining({ status: "rejected", error: { name: "CallRejected", message: "the run was cancelled by tester before this call was sent; nothing was sent" } })]);
+      expect(workbench.store.getCalls(runId)[0]!.endedAfterRun).toBeUndefined();
+      expect(upstream.requests.filter((r) => r.path === "/items")).toHaveLength(0);
+    } finally {
+      releaseToken();
+      await upstream.close();
+    }
   });
 
   it("a late failure (the API's timeout) is recorded as failed after the run ended", async () => {

@@ -41,8 +41,10 @@ export class RunLog {
    */
   finishLateCall(index: number, patch: CallPatch): CallRecord | undefined {
     return this.store.transaction(() => {
-      // A call abandoned unanswered has no outcome to place in time: it is only `unknown`.
-      const call = this.finishCall(index, patch.status === "unknown" ? patch : { ...patch, endedAfterRun: true });
+      // Only an outcome from the upstream (an answer, or a failure after sending) ended after the run; an
+      // abandoned call is only `unknown`, and one held back unsent is only `rejected`.
+      const reached = typeof patch.status === "number" || patch.status === "failed";
+      const call = this.finishCall(index, reached ? { ...patch, endedAfterRun: true } : patch);
       this.refreshEnvelope();
       return call;
     });

@@ -104,8 +104,8 @@ export class Attempt {
 
   /**
    * The run has ended (its outcome is being stored): calls still on the wire
-   * are recorded as they end, and calls not yet sent go only if the program
-   * itself finished (see RunEnded in proxy/pipeline.ts).
+   * are recorded as they end, and calls not yet sent still go unless the run
+   * was cancelled or they need a person (see RunEnded in proxy/pipeline.ts).
    */
   end(ended: RunEnded): void {
     this.#ended ??= ended;
@@ -185,10 +185,11 @@ export class Attempt {
    * log has the detail.
    */
   #recordFailure(call: HostCall, error: { name: string; message: string; details?: JsonValue }): void {
-    if (this.#stop) return;
     try {
       const existing = this.#o.log.call(call.index);
       if (!existing) {
+        // After a halt a call is not part of the run's history yet (see the file's comment).
+        if (this.#stop) return;
         const parsed = parseCallName(call.name);
         const signature = callSignature(parsed ? { ...parsed, args: call.args } : unnamedCall(call));
         this.#callLog.recordCall({ index: call.index, api: parsed?.api ?? "", operation: parsed ? `apis.${parsed.api}.${parsed.op}` : call.name.slice(0, 200), arguments: call.args, argumentsHash: signature, status: "rejected", error });

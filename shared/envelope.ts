@@ -28,8 +28,8 @@ export type RunStatus = "running" | "pending" | "completed" | "failed" | "cancel
 
 export type CallStatus =
   | number // HTTP status of a call that was answered
-  | "in_flight" // sent, no answer yet (or the run died before one came)
-  | "unknown" // was in flight when the process died; never re-sent by itself
+  | "in_flight" // sent, no answer yet
+  | "unknown" // was in flight when the process died or stopped waiting; never re-sent by itself
   | "pending" // waiting for a person's decision; not sent
   | "denied"
   | "rejected"
@@ -51,6 +51,8 @@ export interface EnvelopeCall {
   replayed?: boolean;
   /** The upstream answered 401 to the first request; the call was sent again once with a refreshed credential. */
   retried_after_401?: true;
+  /** The upstream answered (with `status`) after the run had ended: the program never saw this answer. */
+  answered_after_run_ended?: true;
   note?: string;
   /** `details` is data the program can branch on, e.g. CallFailed's `{reason: "timeout"}`. */
   error?: { name: CallErrorName; message: string; details?: JsonValue };

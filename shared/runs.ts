@@ -2,6 +2,7 @@
  * Code runs as the store keeps them and the UI, the CLI and MCP read them.
  * Everything here is already redacted: no secret value ever reaches this shape.
  */
+import type { ApiConfig } from "./api-config.ts";
 import type { JsonValue } from "./json.ts";
 import type { CallStatus, Decision, Envelope, RunFailureReason, RunStatus } from "./envelope.ts";
 
@@ -105,6 +106,30 @@ export interface CallRecord {
   firstAttempt?: FirstAttempt;
   /** Set when this call was sent as write N of an approved plan. */
   planWrite?: number;
+  /**
+   * The call ended (answered, or failed) after its run had ended: the program
+   * never saw this outcome, but the upstream did get the request.
+   */
+  endedAfterRun?: true;
+}
+
+/**
+ * An API as a run used it: what any process needs to continue the run (the
+ * spec, by the hash the artifacts cache keeps it under, and the settings that
+ * shape a request), and what it compares to say that the API changed since.
+ */
+export interface RunApiDefinition {
+  name: string;
+  /** sha256 of the spec's text: `<dataDir>/artifacts/<specHash>.json`. */
+  specHash: string;
+  /** Given on the command line (`--spec`) for one command: no vault access and no allow rules, wherever the run continues. */
+  oneOff: boolean;
+  /** The effective base URL when the run used it. */
+  baseUrl: string;
+  /** The stable name approvals bind to when the base URL is only known at runtime (the demo API). */
+  boundBaseUrl?: string;
+  /** Base URL, auth scheme and credential reference, header settings, validation mode, timeouts, size limit, context values. */
+  config: ApiConfig;
 }
 
 /** One request the upstream received and answered, before the call's final exchange. */

@@ -31,8 +31,35 @@ export async function withWorkbench<T>(io: CliIo, flags: DataDirFlag, fn: (workb
   } catch (err) {
     throw damagedStoreError(err, opened.workbench.store.path) ?? err;
   } finally {
-    await opened.workbench.close();
+    const waited = await finishCallsOnTheWire(io, opened.workbench);
+    await opened.workbench.close(waited === "gave_up" ? "the command ended after waiting as long as the API's timeout allows" : undefined);
   }
+}
+
+const gaveUp = new WeakSet<Workbench>();
+
+/**
+ * A run can end while a call it started still waits for the upstream (the
+ * program returned without awaiting it, a limit, a cancel). Before a command
+ * exits it waits for such calls, at most as long as their APIs' timeouts allow,
+ * so that each call's record says how it really ended; it says so on stderr.
+ * A call still unanswered then is recorded `unknown` when the workbench closes.
+ */
+export async function finishCallsOnTheWire(io: CliIo, workbench: Workbench): Promise<"none" | "finished" | "gave_up"> {
+  if (gaveUp.has(workbench)) return "gave_up"; // once per command: `run` waits before it prints, the command's end does not wait again
+  const calls = workbench.engine.wire.list();
+  if (calls.length === 0) return "none";
+  const boundMs = workbench.engine.wire.longestRemainingMs() + 1_000;
+  const which = calls.map((c) => `${c.runId} call ${c.index}: ${c.operation}`).join(", ");
+  io.stderr(`note: ${calls.length === 1 ? "1 call is" : `${calls.length} calls are`} still waiting for an answer after the run ended (${which}); waiting for ${calls.length === 1 ? "it" : "them"} (at most ${Math.ceil(boundMs / 1000)} s, by the API's timeout) so that the record says how ${calls.length === 1 ? "it" : "they"} ended\n`);
+  if (await workbench.finishCallsOnTheWire(boundMs)) {
+    io.stderr(`note: recorded; see it with: workbench runs show ${calls[0]!.runId}\n`);
+    return "finished";
+  }
+  gaveUp.add(workbench);
+  const left = workbench.engine.wire.list().length;
+  io.stderr(`note: stopped waiting; ${left === 1 ? "1 call is" : `${left} calls are`} recorded as unknown: verify upstream before retrying\n`);
+  return "gave_up";
 }
 
 /** A commander option parser for whole numbers of at least `min`. */

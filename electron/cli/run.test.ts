@@ -78,8 +78,11 @@ describe("workbench run", () => {
     const out = await run(["run", "--code", "-"], "const r = await apis.petstore.listPets({ limit: 1 }); return r.body.items.length");
     const envelope = JSON.parse(out.stdout);
     expect(envelope).toMatchObject({ status: "completed", result: 1, calls: [{ index: 0, api: "petstore", operation: "GET /pets", status: 200 }] });
-    const raw = await run(["run", "--code", "-"], "return await __host.call('petstore.listPets', {})");
-    expect(JSON.parse(raw.stdout).error).toMatchObject({ name: "CallRejected", message: "unknown host function petstore.listPets" });
+    const raw = JSON.parse((await run(["run", "--code", "-"], "return await __host.call('petstore.listPets', {})")).stdout);
+    const refusal = { name: "CallRejected", message: '"petstore.listPets" is not an API call (calls are apis.<api>.<operation>(...)); nothing was sent' };
+    expect(raw.error).toMatchObject(refusal);
+    // ...and recorded like any call the program attempted.
+    expect(raw.calls).toEqual([expect.objectContaining({ index: 0, operation: "petstore.listPets", status: "rejected", error: refusal })]);
   });
 
   it("--policy all stops at a write; approve and deny continue the run", async () => {

@@ -17,7 +17,7 @@ import { defaultBaseUrl } from "../host/specs/base-url.ts";
 import { describeConfigIssues } from "../host/specs/registry.ts";
 import { loadSpecSource } from "../host/specs/source.ts";
 import type { Workbench } from "../host/workbench.ts";
-import { withWorkbench, type DataDirFlag } from "./context.ts";
+import { finishCallsOnTheWire, withWorkbench, type DataDirFlag } from "./context.ts";
 import { CliError, printJson, readCodeArg, type CliIo } from "./io.ts";
 import { addLimitFlags, limitsFromFlags, type LimitFlags } from "./limit-flags.ts";
 
@@ -69,7 +69,7 @@ Exit status: 0 whenever an envelope is printed (completed, failed or pending), 1
           ...(flags.yes ? { preApprovedBy: "cli --yes" } : {}),
           ...(flags.approvals ? { approvals: flags.approvals } : {}),
         });
-        printEnvelope(io, envelope, flags);
+        printEnvelope(io, await settledEnvelope(io, workbench, envelope), flags);
       });
     });
 
@@ -106,9 +106,20 @@ Exit status: 0 whenever an envelope is printed (completed, failed or pending), 1
         ...(flags.fresh ? { fresh: true } : {}),
         ...(flags.yes ? { preApprovedBy: "cli --yes" } : {}),
       });
-      printEnvelope(io, envelope, flags);
+      printEnvelope(io, await settledEnvelope(io, workbench, envelope), flags);
     });
   });
+}
+
+/**
+ * The run's envelope once the calls it left on the wire have ended: waits for
+ * them (saying so on stderr), then reads the envelope as stored, which by then
+ * says how each of those calls ended.
+ */
+export async function settledEnvelope(io: CliIo, workbench: Workbench, envelope: Envelope): Promise<Envelope> {
+  if (workbench.engine.wire.list().length === 0) return envelope;
+  await finishCallsOnTheWire(io, workbench);
+  return (envelope.run && workbench.store.getRun(envelope.run)?.envelope) || envelope;
 }
 
 /** The envelope as an agent would get it: cut to `--max-result-tokens` (0: whole). */

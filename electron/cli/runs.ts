@@ -14,6 +14,7 @@ import { Option, type Command } from "commander";
 import type { RunStatus } from "../../shared/envelope.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import { AGENT_LIMIT_BOUNDS, boundText } from "../../shared/limits.ts";
+import { callState, runState, type RunAction } from "../../shared/run-states.ts";
 import type { CallRecord, CodeRun, PendingDecision, Plan, RunSummary } from "../../shared/runs.ts";
 import { resolveDataDir } from "../host/data-dir.ts";
 import { exportRunJson } from "../host/runs/export-json.ts";
@@ -23,7 +24,7 @@ import { BridgeCallError, findRunningInstance, type BridgeClient } from "../serv
 import { positiveInteger, withWorkbench, type DataDirFlag } from "./context.ts";
 import { CliError, printJson, type CliIo } from "./io.ts";
 import { limitParser } from "./limit-flags.ts";
-import { printEnvelope } from "./run.ts";
+import { printEnvelope, settledEnvelope } from "./run.ts";
 
 const STATUSES: RunStatus[] = ["running", "pending", "completed", "failed", "cancelled", "interrupted"];
 
@@ -205,18 +206,18 @@ async function decideRun(io: CliIo, flags: DataDirFlag, id: string, decision: "a
     async (client) => {
       const ack = await client.call("decisions.decide", { runId: id, decision, ...(message ? { message } : {}), ...(writes !== undefined ? { writes } : {}) });
       if (!ack.ok) throw new CliError(ack.message);
-      return settledEnvelope(client, id);
+      return remoteSettledEnvelope(client, id);
     },
     async (workbench) => {
       const decided = await workbench.decide(id, decision, "cli", message, writes);
       if (!decided.ok) throw new CliError(decided.message);
-      return decided.envelope;
+      return settledEnvelope(io, workbench, decided.envelope);
     },
   );
 }
 
 /** The instance continues the run in the background; its envelope is final (or pending again) once it stops running. */
-async function settledEnvelope(client: BridgeClient, id: string): Promise<Envelope> {
+async function remoteSettledEnvelope(client: BridgeClient, id: string): Promise<Envelope> {
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const detail = await client.call("runs.get", { id });
@@ -237,7 +238,7 @@ function formatList(list: RunSummary[]): string {
 }
 
 /** A plan as a person reads it before approving: each write's request, and what comes from an earlier write. */
-export function formatPlan(runId: string, plan: Plan): string[] {
+export function formatPlan(plan: Plan): string[] {
   const n = plan.writes.length;
   const lines = [`waiting for approval of a plan: ${n} write${n === 1 ? "" : "s"} (the program ran to its end on forecast answers; nothing was sent)`];
   for (const w of plan.writes) {
@@ -246,26 +247,45 @@ export function formatPlan(runId: string, plan: Plan): string[] {
     for (const d of w.dependsOn) lines.push(`     ${d.at || "the argument"} ← from write ${d.from.write}'s response (${d.from.operation}, ${d.from.path}); the forecast had ${JSON.stringify(d.forecast)}`);
   }
   if (plan.ended.kind === "failed") lines.push(`  the forecast stopped here: ${plan.ended.name}: ${plan.ended.message}`);
-  lines.push(`  decide with: workbench approve ${runId}   (or --writes K for the first K)   or   workbench deny ${runId} --message "..."`);
   return lines;
 }
 
-function formatRun(run: CodeRun, calls: CallRecord[], pending?: PendingDecision): string {
+/** `runs show`: the run's state first (read from its status, never from a stale envelope), then its program, calls, logs and outcome. */
+export function formatRun(run: CodeRun, calls: CallRecord[], pending: PendingDecision | undefined): string {
+  const state = runState(run, pending);
   const lines = [
     `${run.id}  ${run.status}${run.failureReason ? ` (${run.failureReason})` : ""}  ${run.tool} ${run.policy}  from ${run.source.kind}${run.source.client ? ` ${run.source.client}` : ""}`,
     `created ${run.createdAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ""}${run.parentId ? `, from ${run.parentId}` : ""}`,
+    `state: ${state.headline}`,
+    ...(state.detail ? [`  ${state.detail}`] : []),
     "",
     "program:",
     ...run.program.split("\n").map((l) => `  ${l}`),
     "",
     `calls (${calls.length}):`,
-    ...calls.map((c) => `  ${c.index}. ${c.operation}  ${c.status}${c.durationMs !== undefined ? `  ${c.durationMs} ms` : ""}${c.decision ? `  ${c.decision}${c.decidedBy ? ` by ${c.decidedBy}` : ""}` : ""}${c.error ? `  ${c.error.name}: ${c.error.message}` : ""}`),
+    ...calls.map((c) => formatCall(c, run.status, pending?.callIndex)),
   ];
   if (run.logs.length) lines.push("", "logs:", ...run.logs.map((l) => `  ${l}`));
   const envelope = run.envelope;
-  if (envelope?.error) lines.push("", `error: ${envelope.error.reason}: ${envelope.error.name}: ${envelope.error.message}`);
-  if (envelope?.pending && pending?.plan) lines.push("", ...formatPlan(run.id, pending.plan));
-  else if (envelope?.pending) lines.push("", `waiting for approval: call ${envelope.pending.call} ${envelope.pending.method} ${envelope.pending.url}`, `  decide with: workbench approve ${run.id}   or   workbench deny ${run.id} --message "..."`);
-  if (envelope && "result" in envelope) lines.push("", "result:", JSON.stringify(envelope.result, null, 2));
+  if (pending?.plan) lines.push("", ...formatPlan(pending.plan));
+  if (run.status === "completed" && envelope && "result" in envelope) lines.push("", "result:", JSON.stringify(envelope.result, null, 2));
+  if (envelope?.truncated) lines.push(`  (${envelope.truncated})`);
+  const next = nextCommands(run.id, state.actions, pending?.plan !== undefined);
+  if (next.length) lines.push("", "next:", ...next.map((n) => `  ${n}`));
   return `${lines.join("\n")}\n`;
+}
+
+function formatCall(call: CallRecord, runStatus: CodeRun["status"], waitingCall: number | undefined): string {
+  const state = callState(call, runStatus, waitingCall);
+  const decision = call.decision && call.decision !== "not_needed" ? `  ${call.decision}${call.decidedBy ? ` by ${call.decidedBy}` : ""}` : "";
+  return `  ${call.index}. ${call.operation}  ${state.label}${call.durationMs !== undefined ? `  ${call.durationMs} ms` : ""}${decision}${state.note ? `  (${state.note})` : ""}${call.error ? `  ${call.error.name}: ${call.error.message}` : ""}`;
+}
+
+/** The commands that work on a run in its state, and only those. */
+function nextCommands(runId: string, actions: RunAction[], plan: boolean): string[] {
+  const commands: string[] = [];
+  if (actions.includes("approve")) commands.push(`approve:  workbench approve ${runId}   ${plan ? "(--writes K to approve only the plan's first K writes)" : "(--always to allow this operation from now on)"}`);
+  if (actions.includes("deny")) commands.push(`deny:     workbench deny ${runId} --message "..."`);
+  if (actions.includes("cancel")) commands.push(`cancel:   workbench runs cancel ${runId}`);
+  return commands;
 }

@@ -139,6 +139,8 @@ export class Workbench {
     const recovery = store.recoverAfterCrash();
     if (recovery.interruptedRuns.length) {
       notices.push(`${recovery.interruptedRuns.length} run(s) were interrupted when the workbench last stopped; ${recovery.unknownCalls.length} call(s) were in flight and their outcome is unknown (nothing is re-sent).`);
+    } else if (recovery.unknownCalls.length) {
+      notices.push(`${recovery.unknownCalls.length} call(s) were still waiting for an answer after their run ended when the workbench last stopped; their outcome is unknown (nothing is re-sent).`);
     }
 
     const bus = new EventBus(log);
@@ -164,14 +166,24 @@ export class Workbench {
       ...(options.now ? { now: options.now } : {}),
       ...(options.decisionTtlMs ? { decisionTtlMs: options.decisionTtlMs } : {}),
       world: {
-        executePrelude: () => executePrelude(Object.fromEntries(apis.list().map((t) => [t.name, t.artifact.operations.map((op) => op.id)]))),
-        globals: () => ({
+        apis: {
+          current: () => apis.list(),
+          problem: (name) => apis.problems().get(name),
+          artifact: (hash) => {
+            const loaded = registry.store.load(hash);
+            return loaded.ok ? { ok: true, artifact: loaded.artifact } : { ok: false, message: loaded.error.message };
+          },
+        },
+        executePrelude: (targets, opaque) => executePrelude(Object.fromEntries(targets.map((t) => [t.name, t.artifact.operations.map((op) => op.id)])), opaque),
+        globals: (targets) => ({
           vault: vaultGlobal(vault),
-          context: Object.fromEntries(apis.list().map((t) => [t.name, (t.config.sandboxGlobals ?? {}) as JsonValue])),
+          context: Object.fromEntries(targets.map((t) => [t.name, (t.config.sandboxGlobals ?? {}) as JsonValue])),
         }),
         redactor: () => new Redactor(knownSecrets()),
       },
     });
+    // Calls that recovery found unanswered in runs that had ended: their stored envelopes say so now.
+    engine.refreshEnvelopes(recovery.unknownCalls.map((c) => c.runId));
     engine.expireDue();
     const agentLimits = new AgentLimitsSource(dataDir, options.agentLimitOverrides ?? {}, log);
     const workbench = new Workbench({ dataDir, registry, vault, store, sandbox, bus, demo, apis, engine, log, limits, agentLimits, signIns, approvals: options.approvals ?? "plan" });
@@ -259,12 +271,22 @@ export class Workbench {
     }
   }
 
-  async close(): Promise<void> {
+  /**
+   * Waits (up to `timeoutMs`) for the calls this process still has on the
+   * wire, so that each is recorded as it really ends before the process
+   * exits; true when none is left. Those left are recorded `unknown` by `close`.
+   */
+  finishCallsOnTheWire(timeoutMs: number): Promise<boolean> {
+    return this.engine.wire.idle(timeoutMs);
+  }
+
+  /** `reason`: why runs still going are cancelled and calls still on the wire abandoned, in their records. */
+  async close(reason?: string): Promise<void> {
     this.#watcher?.close();
     this.#watcher = undefined;
     this.signIns.close();
     for (const off of this.#unsubscribe) off();
-    this.engine.stop();
+    await this.engine.stop(reason);
     await this.sandbox.close();
     await this.demo.close();
     this.store.close();

@@ -63,11 +63,6 @@ export function callStatusTone(status: CallStatus): "ok" | "warn" | "danger" | "
   return "danger";
 }
 
-export function callStatusText(status: CallStatus): string {
-  if (typeof status === "number") return String(status);
-  return status.replace("_", " ");
-}
-
 export function methodClass(method: string): string {
   return `method method-${method.toLowerCase()}`;
 }

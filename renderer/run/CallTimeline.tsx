@@ -4,12 +4,13 @@
  * the exact request and response as the host recorded them (redacted).
  */
 import { useState } from "react";
-import type { EnvelopeCall } from "../../shared/envelope.ts";
+import type { EnvelopeCall, RunStatus } from "../../shared/envelope.ts";
 import type { JsonValue } from "../../shared/json.ts";
+import { callState } from "../../shared/run-states.ts";
 import type { CallRecord, RecordedRequest, RecordedResponse } from "../../shared/runs.ts";
 import { CopyButton } from "../common/CopyButton.tsx";
 import { JsonTree, Marked } from "../common/JsonTree.tsx";
-import { callStatusText, callStatusTone, formatDuration, methodClass, prettyBody, splitOperation } from "../common/format.ts";
+import { callStatusTone, formatDuration, methodClass, prettyBody, splitOperation } from "../common/format.ts";
 import { useActions } from "../app/actions.ts";
 import { toCurl } from "./curl.ts";
 import "./CallTimeline.css";
@@ -22,7 +23,8 @@ const DECISION_TEXT: Record<string, string> = {
   expired: "expired",
 };
 
-export function CallTimeline({ calls, envelopeCalls }: { calls: CallRecord[]; envelopeCalls?: EnvelopeCall[] }) {
+/** `runStatus`: where the run stands, which decides what a call's state means (shared/run-states.ts). */
+export function CallTimeline({ calls, envelopeCalls, runStatus, waitingCall }: { calls: CallRecord[]; envelopeCalls?: EnvelopeCall[]; runStatus: RunStatus; waitingCall?: number }) {
   const [open, setOpen] = useState<number | null>(null);
   if (!calls.length) return <p className="muted timeline-empty">No calls.</p>;
   const starts = calls.map((c) => Date.parse(c.startedAt)).filter(Number.isFinite);
@@ -37,7 +39,8 @@ export function CallTimeline({ calls, envelopeCalls }: { calls: CallRecord[]; en
         const width = Math.max(0.6, ((call.durationMs ?? 0) / span) * 100);
         const env = envelopeCalls?.find((e) => e.index === call.index);
         const isOpen = open === call.index;
-        const decision = call.decision && DECISION_TEXT[call.decision] !== callStatusText(call.status) ? DECISION_TEXT[call.decision] : "";
+        const state = callState(call, runStatus, waitingCall);
+        const decision = call.decision && DECISION_TEXT[call.decision] !== state.label ? DECISION_TEXT[call.decision] : "";
         return (
           <li key={call.index} className={`call ${isOpen ? "call-open" : ""}`}>
             <button className="call-row" aria-expanded={isOpen} onClick={() => setOpen(isOpen ? null : call.index)}>
@@ -48,7 +51,14 @@ export function CallTimeline({ calls, envelopeCalls }: { calls: CallRecord[]; en
                 {call.request ? pathOf(call.request.url) : path}
               </span>
               <span className="call-tags">
-                <span className={`pill pill-${callStatusTone(call.status)}`}>{callStatusText(call.status)}</span>
+                <span className={`pill pill-${state.tone}`} title={state.note}>
+                  {state.label}
+                </span>
+                {call.endedAfterRun && (
+                  <span className="pill pill-warn" title={state.note}>
+                    after the run ended
+                  </span>
+                )}
                 {decision && <span className={`pill ${call.decision === "denied" || call.decision === "expired" ? "pill-danger" : "pill-accent"}`}>{decision}</span>}
                 {env?.replayed && (
                   <span className="pill" title="Answered from the saved run, not sent again">
@@ -61,7 +71,7 @@ export function CallTimeline({ calls, envelopeCalls }: { calls: CallRecord[]; en
                 <span style={{ left: `${(start / span) * 100}%`, width: `${Math.min(width, 100 - (start / span) * 100)}%` }} />
               </span>
             </button>
-            {isOpen && <CallDetail call={call} />}
+            {isOpen && <CallDetail call={call} note={state.note} />}
           </li>
         );
       })}
@@ -83,7 +93,7 @@ function signInRequired(details: JsonValue | undefined): boolean {
   return typeof details === "object" && details !== null && !Array.isArray(details) && details.reason === "sign_in_required";
 }
 
-function CallDetail({ call }: { call: CallRecord }) {
+function CallDetail({ call, note }: { call: CallRecord; note: string | undefined }) {
   const actions = useActions();
   return (
     <div className="call-detail">
@@ -97,7 +107,7 @@ function CallDetail({ call }: { call: CallRecord }) {
           )}
         </div>
       )}
-      {call.status === "unknown" && <div className="error-banner">This call was in flight when the host stopped. Its outcome is unknown: verify upstream before retrying.</div>}
+      {note && (call.status === "unknown" || call.status === "in_flight" || call.endedAfterRun || call.status === "pending") && <div className="error-banner">{note[0]!.toUpperCase() + note.slice(1)}.</div>}
       {call.denyMessage && (
         <p>
           <span className="muted">Denied with the message: </span>

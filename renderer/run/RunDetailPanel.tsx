@@ -2,6 +2,7 @@
 import { useState } from "react";
 import type { RunDetail } from "../../shared/contract.ts";
 import type { Envelope } from "../../shared/envelope.ts";
+import { runState } from "../../shared/run-states.ts";
 import { useActions } from "../app/actions.ts";
 import { JsonTree, Marked } from "../common/JsonTree.tsx";
 import { CallTimeline } from "./CallTimeline.tsx";
@@ -34,6 +35,7 @@ export function RunDetailPanel({ detail, envelope: fresh, where = "run" }: { det
   const logs = detail.run.logs.length ? detail.run.logs : (envelope?.logs ?? []);
   const error = envelope?.error;
   const pending = detail.run.status === "pending" ? (detail.pending ?? undefined) : undefined;
+  const state = runState(detail.run, pending);
   const idPrefix = `rd-${detail.run.id}`;
 
   return (
@@ -49,7 +51,21 @@ export function RunDetailPanel({ detail, envelope: fresh, where = "run" }: { det
       )}
       {detail.run.status === "interrupted" && (
         <div className="error-banner run-banner">
-          <strong>Interrupted</strong> The host stopped while this run was going. Calls marked unknown may or may not have reached the API.
+          <strong>Interrupted</strong> The workbench stopped while this run was running. {state.detail}
+        </div>
+      )}
+      {detail.run.status === "cancelled" && (
+        <div className="run-pending run-banner" role="status">
+          <span>
+            <strong>Cancelled</strong> <Marked text={error?.message ?? ""} />
+          </span>
+        </div>
+      )}
+      {detail.run.status === "pending" && !pending && (
+        <div className="run-pending run-banner" role="status">
+          <span>
+            {state.headline[0]!.toUpperCase() + state.headline.slice(1)}. {state.detail}
+          </span>
         </div>
       )}
       {pending && (
@@ -66,7 +82,7 @@ export function RunDetailPanel({ detail, envelope: fresh, where = "run" }: { det
         <section className="run-calls" aria-label={`Calls of the ${where}`}>
           <h2 className="section-title run-col-title">Calls ({detail.calls.length})</h2>
           <div className="run-scroll">
-            <CallTimeline calls={detail.calls} envelopeCalls={envelope?.calls} />
+            <CallTimeline calls={detail.calls} envelopeCalls={envelope?.calls} runStatus={detail.run.status} {...(pending ? { waitingCall: pending.callIndex } : {})} />
           </div>
         </section>
         <section className="run-output" aria-label={`Result and logs of the ${where}`}>

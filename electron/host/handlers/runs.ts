@@ -29,7 +29,7 @@ export function runHandlers(ctx: HandlerContext): HandlerGroup<RunChannels> {
       return { run, calls: workbench.store.getCalls(id), ...(pending ? { pending } : {}) };
     },
     "runs.cancel": async ({ id }, caller) => {
-      const result = workbench.engine.cancel(id, caller.actor);
+      const result = await workbench.engine.cancel(id, caller.actor);
       return result.ok ? { ok: true, message: result.message } : { ok: false, message: result.message };
     },
     "runs.replay": async ({ id, code, fresh }, caller) =>

@@ -10,8 +10,8 @@ import { echoHandler, json, startRecordingServer, type RecordingServer } from ".
 import { Redactor } from "../vault/redact.ts";
 import { Vault } from "../vault/vault.ts";
 import { ConfiguredCredentialResolver } from "./credentials.ts";
-import { prepareCall, sendPrepared, type GuestCall, type PrepareOptions, type ProxyDeps } from "./pipeline.ts";
-import type { ApiTarget, CallFailure } from "./types.ts";
+import { prepareCall, runCall, sendPrepared, type CallContext, type GuestCall, type PrepareOptions, type ProxyDeps, type RunEnded } from "./pipeline.ts";
+import type { ApiTarget, CallEntry, CallFailure, CallLog, CallUpdate } from "./types.ts";
 
 const CANARY = "canary-7f3a9c1e5b";
 const KEY = Buffer.alloc(32, 7).toString("base64");
@@ -252,5 +252,75 @@ describe("policy, validation and vault references", () => {
     const seen = JSON.stringify(exits);
     expect(seen).not.toContain(CANARY);
     expect(seen).not.toContain(encodeURIComponent(CANARY));
+  });
+});
+
+/** A CallLog that keeps what it is told, in order: what runCall wrote, and when. */
+function memoryLog(): CallLog & { writes: { kind: string; entry: CallEntry | CallUpdate }[] } {
+  const writes: { kind: string; entry: CallEntry | CallUpdate }[] = [];
+  return {
+    writes,
+    recordCall: (entry) => writes.push({ kind: "record", entry }),
+    finishCall: (_index, entry) => writes.push({ kind: "finish", entry }),
+    replaceCall: (entry) => writes.push({ kind: "replace", entry }),
+    putPendingDecision: (decision) => decision,
+    isAllowed: () => false,
+  };
+}
+
+function callContext(log: CallLog, ended: RunEnded | undefined, signal = new AbortController().signal): CallContext {
+  return {
+    runId: "run_test",
+    policy: "all",
+    source: { kind: "cli" },
+    log,
+    redactor: new Redactor([]),
+    signal,
+    decisionTtlMs: 60_000,
+    now: Date.now,
+    stopped: () => false,
+    runEnded: () => ended,
+    onWire: () => () => {},
+    onDecisionRequested: () => {},
+    note: () => {},
+  };
+}
+
+describe("runCall once its run has ended", () => {
+  const live = (op: string, args: JsonValue) => ({ index: 3, guest: { api: "pets", op, args }, signature: "sig" });
+
+  it("a cancelled run sends nothing more: the call is recorded as not sent, with why", async () => {
+    const log = memoryLog();
+    const result = await runCall(deps(target(pets, {})), callContext(log, { why: "the run was cancelled by cli", cancelled: true }), live("open", {}));
+    expect(result).toMatchObject({ kind: "answer", answer: { ok: false, error: { name: "CallRejected", message: "the run was cancelled by cli before this call was sent; nothing was sent" } } });
+    expect(log.writes).toEqual([{ kind: "record", entry: expect.objectContaining({ index: 3, operation: "GET /open", status: "rejected" }) }]);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it("a write that needs a person cannot ask one after the run completed: recorded as not sent", async () => {
+    const log = memoryLog();
+    const result = await runCall(deps(target(pets, {})), callContext(log, { why: "the run completed", cancelled: false }), live("createPet", { body: { name: "Rex" } }));
+    expect(result).toMatchObject({ kind: "answer", answer: { ok: false, error: { name: "CallRejected", message: expect.stringMatching(/^this call needs a person's decision, but the run completed before it could be asked; nothing was sent/) } } });
+    expect(log.writes).toEqual([{ kind: "record", entry: expect.objectContaining({ operation: "POST /pets", status: "rejected" }) }]);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it("a read the program started before it returned still goes, as an unawaited fetch would", async () => {
+    const log = memoryLog();
+    const result = await runCall(deps(target(pets, {})), callContext(log, { why: "the run completed", cancelled: false }), live("open", {}));
+    expect(result).toMatchObject({ kind: "answer", answer: { ok: true } });
+    expect(log.writes.map((w) => [w.kind, (w.entry as { status?: unknown }).status])).toEqual([["record", "in_flight"], ["finish", 200]]);
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it("a send the process stopped waiting for is recorded unknown, with the reason, never left in flight", async () => {
+    upstream.setHandler(() => {}); // never answers
+    const log = memoryLog();
+    const stop = new AbortController();
+    const pending = runCall(deps(target(pets, {})), callContext(log, undefined, stop.signal), live("open", {}));
+    while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    stop.abort(new Error("the command stopped waiting"));
+    await pending;
+    expect(log.writes[1]).toEqual({ kind: "finish", entry: { status: "unknown", error: { name: "CallFailed", message: expect.stringMatching(/^the command stopped waiting before the upstream answered; the request may have reached it: outcome unknown, verify before retrying$/), details: { reason: "abandoned" } } } });
   });
 });

@@ -35,7 +35,7 @@ import { editDistance, matchPath, operationById } from "./match.ts";
 import { checkPolicy, isWrite, type PolicyVerdict } from "./policy.ts";
 import { readResponse, redactEach } from "./response.ts";
 import { sendRequest, type RawResponse } from "./send.ts";
-import { CallFailure, type ApiTarget, type CallAnswer, type CallEntry, type CallLog, type CallRequest, type CallResponse, type OutgoingRequest } from "./types.ts";
+import { CallFailure, type ApiTarget, type CallAnswer, type CallEntry, type CallError, type CallLog, type CallRequest, type CallResponse, type OutgoingRequest } from "./types.ts";
 import { uncheckedPatterns, validateCall } from "./validate.ts";
 import { findReferences, substituteReferences, type VaultReader } from "../vault/references.ts";
 import type { Redactor } from "../vault/redact.ts";
@@ -56,7 +56,11 @@ export interface GuestCall {
   api: string;
   op: string;
   args: JsonValue;
-  /** Set when the arguments could not cross from the sandbox (too large, nested too deep): why. */
+  /**
+   * Set when the call is refused before it is prepared: why (arguments that
+   * could not cross from the sandbox, an API the run used that is gone). It
+   * is recorded as rejected, and nothing is sent.
+   */
   refused?: string;
 }
 
@@ -74,6 +78,8 @@ export interface CallContext {
   now(): number;
   /** True once the attempt stopped taking calls (another call waits for a person): record and send nothing more. */
   stopped(): boolean;
+  /** Set once the call's run has ended (see RunEnded); undefined while it runs. */
+  runEnded?(): RunEnded | undefined;
   /** Marks a call as on the wire; the returned function marks it done. */
   onWire(): () => void;
   onDecisionRequested(decision: PendingDecision): void;
@@ -104,6 +110,18 @@ export type PlanVerdict =
   | { kind: "send"; write: number; by: string; at: string }
   /** Beyond the plan, or different from it: asks a person for this write alone, saying how it differs. */
   | { kind: "ask"; changes: string[] };
+
+/**
+ * How the run of a call ended, for a call not yet sent at that moment. The
+ * program started it, so it still goes (as a `fetch` left unawaited would),
+ * unless the run was cancelled or the call needs a person, who can no longer
+ * be asked: it is then recorded as not sent, with why.
+ */
+export interface RunEnded {
+  /** "the run completed", "the run was cancelled by cli": how the refusal names it. */
+  why: string;
+  cancelled: boolean;
+}
 
 export interface LiveCall {
   index: number;
@@ -157,6 +175,12 @@ export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall)
   // Only a call a person decides needs the fingerprint: the one asked now, and the one approved before.
   const asking = prepared.verdict.kind === "decide" && !approved && ctx.preApprovedBy === undefined;
   if (approved || asking) described.requestFingerprint = requestFingerprint(shown, prepared.target);
+  const needsPerson = approved ? approved.requestFingerprint !== described.requestFingerprint : asking;
+  const refusal = afterRunEnded(ctx, needsPerson);
+  if (refusal) {
+    write({ ...described, status: "rejected", error: refusal });
+    return { kind: "answer", answer: { ok: false, error: refusal } };
+  }
   if (approved && approved.requestFingerprint !== described.requestFingerprint) {
     const changes = approved.requestFingerprint && approved.request ? describeChanges(approved.request, shown) : ["the approval was given before approvals were bound to the request shown"];
     ctx.log.replaceCall(described);
@@ -195,7 +219,7 @@ export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall)
   // 8-10. Credentials, send, read.
   const done = ctx.onWire();
   try {
-    const sent = await sendPrepared(deps, prepared, ctx.redactor, ctx.signal);
+    const sent = await sendPrepared(deps, prepared, ctx.redactor, ctx.signal, () => cancelledBeforeSend(ctx));
     ctx.log.finishCall(index, {
       status: sent.response.status,
       request: sent.recordedRequest,
@@ -207,12 +231,33 @@ export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall)
     return { kind: "answer", answer: { ok: true, value: sent.response as unknown as JsonValue } };
   } catch (err) {
     const failure = asCallFailure(err, deps);
-    // Cancelled mid-flight: the outcome is unknown; the record stays in_flight.
-    if (!ctx.signal.aborted) ctx.log.finishCall(index, { status: failure.callError.name === "CallFailed" ? "failed" : "rejected", error: failure.callError });
+    // The process stopped waiting (it is closing): the request may have arrived, so its outcome is unknown, and it says so.
+    if (ctx.signal.aborted) ctx.log.finishCall(index, { status: "unknown", error: abandonedError(ctx.signal) });
+    else ctx.log.finishCall(index, { status: failure.callError.name === "CallFailed" ? "failed" : "rejected", error: failure.callError });
     return { kind: "answer", answer: { ok: false, error: failure.callError } };
   } finally {
     done();
   }
+}
+
+/** Why a call not yet sent when its run ended stays unsent, or undefined when it may go (see RunEnded). */
+function afterRunEnded(ctx: CallContext, needsPerson: boolean): CallError | undefined {
+  const ended = ctx.runEnded?.();
+  if (!ended) return undefined;
+  if (ended.cancelled) return { name: "CallRejected", message: `${ended.why} before this call was sent; nothing was sent` };
+  if (needsPerson) return { name: "CallRejected", message: `this call needs a person's decision, but ${ended.why} before it could be asked; nothing was sent. Await the call in the program to have it decided.` };
+  return undefined;
+}
+
+/** The run was cancelled while this call waited for its credential: it does not go. */
+function cancelledBeforeSend(ctx: CallContext): string | undefined {
+  const ended = ctx.runEnded?.();
+  return ended?.cancelled ? `${ended.why} before this call was sent` : undefined;
+}
+
+function abandonedError(signal: AbortSignal): CallError {
+  const why = signal.reason instanceof Error ? signal.reason.message : "the workbench stopped waiting";
+  return { name: "CallFailed", message: `${why} before the upstream answered; the request may have reached it: outcome unknown, verify before retrying`, details: { reason: "abandoned" } };
 }
 
 /** Puts the call to a person: the waiting decision (recorded call first), announced. */
@@ -368,7 +413,12 @@ export interface SentCall {
  * credential, send, one refresh-and-retry on 401, read. The response is not
  * redacted here: `runCall`'s exits do that (decoded, then redacted).
  */
-export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, redactor: Redactor, signal?: AbortSignal): Promise<SentCall> {
+/**
+ * `holdBack`, asked once the credential is in hand and just before the request
+ * leaves: a reason not to send after all (the run was cancelled while the
+ * credential was being fetched); the call then fails `CallRejected`, unsent.
+ */
+export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, redactor: Redactor, signal?: AbortSignal, holdBack?: () => string | undefined): Promise<SentCall> {
   const { target, operation } = prepared;
   const started = performance.now();
   const scheme = schemeFor(target, operation);
@@ -414,6 +464,8 @@ export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, reda
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(signal ? { signal } : {}),
   };
+  const heldBack = holdBack?.();
+  if (heldBack) throw new CallFailure("CallRejected", `${heldBack}; nothing was sent`);
   let raw = await sendRequest(signed, sendOpts);
   let firstAttempt: FirstAttempt | undefined;
   if (raw.status === 401 && used && resolveRequest && scheme && deps.resolver.unauthorized) {

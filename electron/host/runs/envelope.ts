@@ -8,7 +8,12 @@ import type { JsonValue } from "../../../shared/json.ts";
 import type { CallRecord, PendingDecision, Plan } from "../../../shared/runs.ts";
 import { fitEnvelope } from "../tools/fit-envelope.ts";
 
+/** A call whose outcome nobody knows: sent, and then the process died or stopped waiting. */
 export const IN_FLIGHT_NOTE = "outcome unknown, verify before retrying";
+/** A call still on the wire when its run ended: the process that sent it records the answer when it comes. */
+export const STILL_ON_THE_WIRE_NOTE = "no answer yet when the run ended: outcome unknown, verify before retrying; the answer is recorded with the run when it comes";
+export const ANSWERED_AFTER_RUN_NOTE = "answered after the run ended: the program never saw this answer";
+export const FAILED_AFTER_RUN_NOTE = "failed after the run ended: the program never saw this";
 
 export function envelopeCall(call: CallRecord, runFinished: boolean): EnvelopeCall {
   const out: EnvelopeCall = { index: call.index, api: call.api, operation: call.operation, ...(call.operationId ? { operation_id: call.operationId } : {}), status: call.status };
@@ -17,11 +22,30 @@ export function envelopeCall(call: CallRecord, runFinished: boolean): EnvelopeCa
   if (call.decision) out.decision = call.decision;
   if (call.replayedFrom) out.replayed = true;
   if (call.firstAttempt) out.retried_after_401 = true;
+  if (call.endedAfterRun && typeof call.status === "number") out.answered_after_run_ended = true;
   if (call.error && (call.error.name === "CallDenied" || call.error.name === "CallRejected" || call.error.name === "CallFailed" || call.error.name === "VaultDenied")) {
     out.error = { name: call.error.name, message: call.error.message, ...(call.error.details === undefined ? {} : { details: call.error.details }) };
   }
-  if ((call.status === "in_flight" && runFinished) || call.status === "unknown") out.note = IN_FLIGHT_NOTE;
+  const note = callNote(call, runFinished);
+  if (note) out.note = note;
   return out;
+}
+
+function callNote(call: CallRecord, runFinished: boolean): string | undefined {
+  if (call.status === "unknown") return IN_FLIGHT_NOTE;
+  if (call.status === "in_flight") return runFinished ? STILL_ON_THE_WIRE_NOTE : undefined;
+  if (call.endedAfterRun) return typeof call.status === "number" ? ANSWERED_AFTER_RUN_NOTE : FAILED_AFTER_RUN_NOTE;
+  return undefined;
+}
+
+/**
+ * The stored envelope with its calls as they stand now: a call that ended
+ * after its run did, or whose outcome became unknown, changes the record of
+ * what happened upstream, never the run's outcome (result, error, pending).
+ */
+export function withCurrentCalls(envelope: Envelope, calls: CallRecord[]): Envelope {
+  const { run, status, calls: _old, logs, ...outcome } = envelope;
+  return { run, status, calls: calls.map((c) => envelopeCall(c, status !== "pending")), logs, ...outcome };
 }
 
 export interface EnvelopeParts {

@@ -22,7 +22,7 @@ describe("migrate", () => {
   it("builds the whole schema from an empty file, once", () => {
     expect(migrate(db)).toEqual(MIGRATIONS.map((m) => m.version));
     expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
-    expect(names("table")).toEqual(expect.arrayContaining(["allow_rules", "call_text", "calls", "pending_decisions", "run_text", "runs"]));
+    expect(names("table")).toEqual(expect.arrayContaining(["allow_rules", "call_text", "calls", "cancel_requests", "pending_decisions", "run_apis", "run_text", "runs"]));
     expect(names("index")).toEqual(expect.arrayContaining(["runs_by_created", "runs_by_status", "runs_by_source", "calls_by_api", "calls_in_flight"]));
     expect(migrate(db)).toEqual([]);
   });

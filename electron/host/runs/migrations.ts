@@ -19,7 +19,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: "text search (FTS5 trigram)", up: createTextSearch },
   { version: 4, name: "calls replayed from a parent run", up: addReplayedFrom },
   { version: 5, name: "approval fingerprints, retries after 401, reasons to ask again", up: addApprovalBinding },
-  { version: 6, name: "plans: forecast writes decided at once", up: addPlans },
+  { version: 6, name: "late answers, cancel requests from other processes, the APIs a run used", up: addRunContinuity },
+  { version: 7, name: "plans: forecast writes decided at once", up: addPlans },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -227,5 +228,31 @@ function addPlans(db: DatabaseSync): void {
     );
     ALTER TABLE calls ADD COLUMN plan_write INTEGER;
     ALTER TABLE runs ADD COLUMN approvals TEXT;
+  `);
+}
+
+/**
+ * Records that stay true after the run: a call that ended after its run did
+ * says so; a process that does not own a run can ask the owner to cancel it
+ * (the owner polls this table); and a run keeps the definitions of the APIs it
+ * used (spec hash and settings), so that any process can continue it.
+ */
+function addRunContinuity(db: DatabaseSync): void {
+  db.exec(`
+    ALTER TABLE calls ADD COLUMN ended_after_run INTEGER CHECK (ended_after_run IN (1));
+
+    CREATE TABLE cancel_requests (
+      run_id       TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+      requested_by TEXT NOT NULL,
+      requested_at TEXT NOT NULL
+    );
+
+    CREATE TABLE run_apis (
+      run_id          TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+      name            TEXT NOT NULL,
+      definition_json TEXT NOT NULL,
+      recorded_at     TEXT NOT NULL,
+      PRIMARY KEY (run_id, name)
+    );
   `);
 }

@@ -75,6 +75,7 @@ export interface CallRow {
   request_fingerprint: Text;
   first_attempt_json: Text;
   plan_write: number | null;
+  ended_after_run: 1 | null;
 }
 
 export interface PendingDecisionRow {
@@ -97,6 +98,15 @@ export type CallState = "answered" | Exclude<CallStatus, number>;
 
 /** States in which the request may have reached the upstream: such calls are never deleted, never re-sent. */
 export const SENT_STATES: readonly CallState[] = ["answered", "in_flight", "unknown", "failed"];
+
+/**
+ * States with an outcome the program received (or would receive on replay):
+ * only these get a completion order. `unknown` has none: replay must never
+ * hand back an answer that nobody saw.
+ */
+export function hasOutcome(state: CallState): boolean {
+  return state !== "in_flight" && state !== "pending" && state !== "unknown";
+}
 
 export function callStatusColumns(status: CallStatus): { state: CallState; http_status: number | null } {
   return typeof status === "number" ? { state: "answered", http_status: status } : { state: status, http_status: null };
@@ -168,6 +178,7 @@ export function callFromRow(row: CallRow): CallRecord {
     requestFingerprint: opt(row.request_fingerprint),
     firstAttempt: parseOpt<FirstAttempt>(row.first_attempt_json),
     planWrite: opt(row.plan_write),
+    endedAfterRun: row.ended_after_run === 1 ? true : undefined,
   });
 }
 

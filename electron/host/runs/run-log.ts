@@ -10,8 +10,9 @@
  */
 import type { Envelope } from "../../../shared/envelope.ts";
 import type { JsonValue } from "../../../shared/json.ts";
-import type { CallRecord, PendingDecision, Plan } from "../../../shared/runs.ts";
+import type { CallRecord, PendingDecision, Plan, RunApiDefinition } from "../../../shared/runs.ts";
 import type { Redactor } from "../vault/redact.ts";
+import { withCurrentCalls } from "./envelope.ts";
 import type { CallPatch, CodeRunStore, NewCall, RunPatch } from "./store.ts";
 
 export class RunLog {
@@ -32,6 +33,42 @@ export class RunLog {
   /** False when the run has no such call. */
   finishCall(index: number, patch: CallPatch): boolean {
     return this.store.updateCall(this.runId, index, this.#clean(patch));
+  }
+
+  /**
+   * Finishes a call that ended after its run did (the program never saw the
+   * outcome): the record says so, and the run's stored envelope is brought up
+   * to date, in one transaction, so that no face reads one without the other.
+   */
+  finishLateCall(index: number, patch: CallPatch): boolean {
+    return this.store.transaction(() => {
+      // Only an outcome from the upstream (an answer, or a failure after sending) ended after the run; an
+      // abandoned call is only `unknown`, and one held back unsent is only `rejected`.
+      const reached = typeof patch.status === "number" || patch.status === "failed";
+      const call = this.finishCall(index, reached ? { ...patch, endedAfterRun: true } : patch);
+      this.refreshEnvelope();
+      return call;
+    });
+  }
+
+  /** Records a call that the run's program started but that got no further before the run ended, and shows it in the envelope. */
+  recordLateCall(call: Omit<NewCall, "runId">): void {
+    this.store.transaction(() => {
+      this.recordCall(call);
+      this.refreshEnvelope();
+    });
+  }
+
+  /** Rebuilds the calls of the run's stored envelope from the records (its outcome stays as it was). */
+  refreshEnvelope(): Envelope | undefined {
+    const envelope = this.store.getRun(this.runId)?.envelope;
+    if (!envelope) return undefined;
+    return this.updateRun({ envelope: withCurrentCalls(envelope, this.calls()) });
+  }
+
+  /** Keeps the definition of an API as this run used it (what any process needs to continue the run). */
+  recordApi(definition: RunApiDefinition): void {
+    this.store.recordRunApi(this.runId, this.#clean(definition));
   }
 
   /** Replaces a call that never left the machine (a decision asked again) with a fresh record. */

@@ -20,6 +20,9 @@ beforeEach(() => {
 });
 afterEach(() => data.remove());
 
+/** The one-off API the pending run used: what another process needs to continue it after the salvage. */
+const PENDING_RUN_API = { name: "alerts", specHash: "f".repeat(64), oneOff: true, baseUrl: "http://127.0.0.1:9", config: { validate: "strict" as const, maxResponseBytes: 1024, timeoutMs: 1000, passthroughHeaders: [], responseHeaders: [] } };
+
 interface Written {
   runs: Map<string, { run: CodeRun; calls: CallRecord[] }>;
   pendingRun: string;
@@ -57,6 +60,7 @@ function writeStore(): Written {
       arguments: {}, argumentsHash: "h", requestedBy: { kind: "mcp", client: "agent" }, requestedAt: clock.now().toISOString(),
     });
     store.addAllowRule({ api: "petstore", operationId: "listPets", createdBy: "ui" });
+    store.recordRunApi(pendingRun, PENDING_RUN_API);
   });
   for (const summary of store.listRuns({ limit: 500 })) runs.set(summary.id, { run: store.getRun(summary.id)!, calls: store.getCalls(summary.id) });
   store.close();
@@ -93,6 +97,7 @@ describe("salvaging a damaged run store", () => {
         expect(store.getRun(id)).toBeUndefined();
       }
       expect(store.getPendingDecision(written.pendingRun)).toMatchObject({ callIndex: 0, operation: "POST /pets" });
+      expect(store.getRunApis(written.pendingRun)).toEqual([PENDING_RUN_API]);
       expect(store.isAllowed("petstore", "listPets")).toBe(true);
       expect(store.listRuns({ text: "log of run" }).length).toBeGreaterThan(0); // the text index was rebuilt
       expect(describeRecovery(recovered!)).toMatch(

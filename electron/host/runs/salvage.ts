@@ -53,45 +53,54 @@ export function salvageRuns(sourcePath: string, target: DatabaseSync): SalvageRe
     const calls = readTable(source, { table: "calls", rowid: "seq", keyIndex: "sqlite_autoindex_calls_1", key: ["run_id", "idx"] });
     const pending = readTable(source, { table: "pending_decisions", rowid: "rowid", keyIndex: "sqlite_autoindex_pending_decisions_1", key: ["run_id"] });
     const rules = scanAll(source, "SELECT * FROM allow_rules");
+    // Absent from stores older than schema version 6: then nothing to copy.
+    const runApis = scanAll(source, "SELECT * FROM run_apis");
 
-    const runIds = new Set(runs.rows.map((r) => r.id as string));
+    // A row read off a damaged page can be garbage our schema refuses (a NULL key): it counts as lost, like an unreadable one.
+    const readableRuns = runs.rows.filter((r) => typeof r.id === "string");
+    const runIds = new Set(readableRuns.map((r) => r.id as string));
     const keptCalls = calls.rows.filter((c) => runIds.has(c.run_id as string));
     const callKeys = new Set(keptCalls.map((c) => `${String(c.run_id)}\u0000${String(c.idx)}`));
     const keptPending = pending.rows.filter((p) => callKeys.has(`${String(p.run_id)}\u0000${String(p.call_index)}`));
+    const keptApis = runApis.rows.filter((a) => runIds.has(a.run_id as string));
+    const copied = { runs: 0, calls: 0, pending: 0 };
 
-    let refused = { runs: [] as string[], calls: 0, pending: 0 };
     target.exec("BEGIN IMMEDIATE");
     try {
       // Rows go in rowid order; a link that points forward is checked at commit, not per row.
       target.exec("PRAGMA defer_foreign_keys = ON");
       // A row read from a damaged page can hold garbage a constraint refuses: it is lost alone, not the whole salvage.
       const insertRun = inserter(target, "runs", targetColumns("runs"));
-      const badRuns = new Set<string>();
-      for (const run of runs.rows) if (!tryInsert(insertRun, { ...run, parent_id: run.parent_id !== null && runIds.has(run.parent_id as string) ? (run.parent_id as string) : null })) badRuns.add(String(run.id));
-      const insertCall = inserter(target, "calls", targetColumns("calls"));
-      let badCalls = 0;
-      for (const call of keptCalls) if (badRuns.has(String(call.run_id)) || !tryInsert(insertCall, call)) badCalls++;
-      const insertPending = inserter(target, "pending_decisions", targetColumns("pending_decisions"));
-      let badPending = 0;
-      for (const decision of keptPending) if (badRuns.has(String(decision.run_id)) || !tryInsert(insertPending, decision)) badPending++;
-      if (hasTable(source, "run_plans") && hasTable(target, "run_plans")) {
-        const insertPlan = inserter(target, "run_plans", targetColumns("run_plans"));
-        for (const plan of scanAll(source, "SELECT * FROM run_plans").rows) if (runIds.has(String(plan.run_id)) && !badRuns.has(String(plan.run_id))) tryInsert(insertPlan, plan);
+      for (const run of readableRuns) {
+        if (insertRun({ ...run, parent_id: run.parent_id !== null && runIds.has(run.parent_id as string) ? (run.parent_id as string) : null })) copied.runs++;
+        else runIds.delete(run.id as string);
       }
+      const insertCall = inserter(target, "calls", targetColumns("calls"));
+      for (const call of keptCalls) if (runIds.has(call.run_id as string) && insertCall(call)) copied.calls++;
+      const insertPending = inserter(target, "pending_decisions", targetColumns("pending_decisions"));
+      for (const decision of keptPending) if (runIds.has(decision.run_id as string) && insertPending(decision)) copied.pending++;
       const insertRule = inserter(target, "allow_rules", targetColumns("allow_rules"), "OR IGNORE");
-      for (const rule of rules.rows) tryInsert(insertRule, rule);
+      for (const rule of rules.rows) insertRule(rule);
+      if (targetColumns("run_apis").size > 0) {
+        const insertApi = inserter(target, "run_apis", targetColumns("run_apis"), "OR IGNORE");
+        for (const api of keptApis) if (runIds.has(api.run_id as string)) insertApi(api);
+      }
+      if (targetColumns("run_plans").size > 0) {
+        const insertPlan = inserter(target, "run_plans", targetColumns("run_plans"), "OR IGNORE");
+        for (const plan of scanAll(source, "SELECT * FROM run_plans").rows) if (runIds.has(plan.run_id as string)) insertPlan(plan);
+      }
       target.exec("COMMIT");
-      refused = { runs: [...badRuns], calls: badCalls, pending: badPending };
     } catch (err) {
       target.exec("ROLLBACK");
       throw err;
     }
-    const lostRunIds = [...runs.lostKeys.map((k) => k[0] as string), ...refused.runs];
+    const lostRunIds = [...runs.lostKeys.map((k) => k[0] as string), ...runs.rows.filter((r) => typeof r.id === "string" && !runIds.has(r.id)).map((r) => r.id as string)];
+    const lostRuns = runs.rows.length - copied.runs + runs.lostKeys.length;
     return {
-      runs: { copied: runs.rows.length - refused.runs.length, lost: lostRunIds.length, lostIds: lostRunIds.slice(0, MAX_NAMED_LOST) },
-      calls: { copied: keptCalls.length - refused.calls, lost: calls.lostKeys.length + (calls.rows.length - keptCalls.length) + refused.calls },
+      runs: { copied: copied.runs, lost: lostRuns, lostIds: lostRunIds.slice(0, MAX_NAMED_LOST) },
+      calls: { copied: copied.calls, lost: calls.lostKeys.length + (calls.rows.length - copied.calls) },
       allowRules: { copied: rules.rows.length },
-      pendingDecisions: { copied: keptPending.length - refused.pending, lost: pending.lostKeys.length + (pending.rows.length - keptPending.length) + refused.pending },
+      pendingDecisions: { copied: copied.pending, lost: pending.lostKeys.length + (pending.rows.length - copied.pending) },
     };
   } finally {
     source.close();
@@ -128,24 +137,6 @@ function readTable(source: DatabaseSync, plan: TablePlan): { rows: Row[]; lostKe
   return { rows: clean, lostKeys };
 }
 
-/** Inserts one salvaged row; false when the target refuses it (garbage from a damaged page). */
-function tryInsert(insert: (row: Row) => void, row: Row): boolean {
-  try {
-    insert(row);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function hasTable(db: DatabaseSync, table: string): boolean {
-  try {
-    return db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table) !== undefined;
-  } catch {
-    return false;
-  }
-}
-
 /** The rows a query yields until it ends or hits damage. */
 function scanAll(source: DatabaseSync, sql: string): { rows: Row[]; complete: boolean } {
   const rows: Row[] = [];
@@ -157,8 +148,12 @@ function scanAll(source: DatabaseSync, sql: string): { rows: Row[]; complete: bo
   }
 }
 
-/** An insert of the columns both stores have (an older store may lack newer columns; they stay at their defaults). */
-function inserter(target: DatabaseSync, table: string, columns: Set<string>, conflict = ""): (row: Row) => void {
+/**
+ * An insert of the columns both stores have (an older store may lack newer
+ * columns; they stay at their defaults). False when the new store refuses the
+ * row (a constraint): a row read off a damaged page can be garbage.
+ */
+function inserter(target: DatabaseSync, table: string, columns: Set<string>, conflict = ""): (row: Row) => boolean {
   const statements = new Map<string, ReturnType<DatabaseSync["prepare"]>>();
   return (row) => {
     const names = Object.keys(row).filter((name) => columns.has(name));
@@ -168,6 +163,14 @@ function inserter(target: DatabaseSync, table: string, columns: Set<string>, con
       statement = target.prepare(sql);
       statements.set(sql, statement);
     }
-    statement.run(...names.map((name) => row[name]!));
+    try {
+      statement.run(...names.map((name) => row[name]!));
+      return true;
+    } catch (err) {
+      if ((err as { errcode?: number }).errcode !== undefined && ((err as { errcode: number }).errcode & 0xff) === SQLITE_CONSTRAINT) return false;
+      throw err;
+    }
   };
 }
+
+const SQLITE_CONSTRAINT = 19;

@@ -222,3 +222,48 @@ describe("pending decisions", () => {
     expect(store.getPendingDecision(run.id)).toBeUndefined();
   });
 });
+
+describe("late answers, cancel requests, the APIs a run used (schema 6)", () => {
+  it("a call ending after its run says so; an unknown call gets no completion order, so replay never hands it back", () => {
+    const run = store.createRun(sampleRun());
+    store.recordCall(sampleCall(run.id, 0, { status: "in_flight" }));
+    store.recordCall(sampleCall(run.id, 1, { status: "in_flight" }));
+    expect(store.finishCall(run.id, 1, { status: 200, endedAfterRun: true })).toMatchObject({ status: 200, endedAfterRun: true, completionOrder: 0 });
+    expect(store.finishCall(run.id, 0, { status: "unknown" })).toMatchObject({ status: "unknown" });
+    expect(store.getCall(run.id, 0)!.completionOrder).toBeUndefined();
+    expect(store.getCall(run.id, 0)!.finishedAt).toBeDefined();
+    expect(store.getCall(run.id, 0)!.endedAfterRun).toBeUndefined();
+  });
+
+  it("a cancel request is stored only for a running run, taken once by its owner, and gone with an interruption", () => {
+    const running = store.createRun(sampleRun());
+    const done = store.createRun(sampleRun({ status: "completed" }));
+    expect(store.requestCancel(done.id, "cli")).toBe(false);
+    expect(store.requestCancel(running.id, "cli")).toBe(true);
+    expect(store.getCancelRequest(running.id)).toMatchObject({ runId: running.id, requestedBy: "cli" });
+    expect(store.takeCancelRequests([done.id])).toEqual([]);
+    expect(store.takeCancelRequests([running.id, done.id])).toEqual([expect.objectContaining({ runId: running.id, requestedBy: "cli" })]);
+    expect(store.takeCancelRequests([running.id])).toEqual([]);
+
+    // A request left for an owner that died: recovery drops it with the run's interruption.
+    store.requestCancel(running.id, "ui");
+    const other = open({ isProcessAlive: () => false });
+    try {
+      store.close();
+      expect(other.recoverAfterCrash().interruptedRuns).toEqual([running.id]);
+      expect(other.getCancelRequest(running.id)).toBeUndefined();
+    } finally {
+      other.close();
+      store = open();
+    }
+  });
+
+  it("keeps each API's definition as the run last used it", () => {
+    const run = store.createRun(sampleRun());
+    const definition = { name: "alerts", specHash: "abc", oneOff: true, baseUrl: "http://127.0.0.1:9", config: { validate: "strict" as const, maxResponseBytes: 1, timeoutMs: 1, passthroughHeaders: [], responseHeaders: [] } };
+    store.recordRunApi(run.id, definition);
+    store.recordRunApi(run.id, { ...definition, baseUrl: "http://127.0.0.1:10" });
+    store.recordRunApi(run.id, { ...definition, name: "pets", oneOff: false });
+    expect(store.getRunApis(run.id)).toEqual([{ ...definition, baseUrl: "http://127.0.0.1:10" }, { ...definition, name: "pets", oneOff: false }]);
+  });
+});

@@ -21,6 +21,7 @@ import type {
   FirstAttempt,
   PendingDecision,
   Plan,
+  RunApiDefinition,
   RunListFilter,
   RunSummary,
 } from "../../../shared/runs.ts";
@@ -32,6 +33,7 @@ import {
   allowRuleFromRow,
   callFromRow,
   callStatusColumns,
+  hasOutcome,
   jsonOrNull,
   pendingFromRow,
   runFromRow,
@@ -99,8 +101,16 @@ export type CallPatch = Partial<
     | "requestFingerprint"
     | "firstAttempt"
     | "planWrite"
+    | "endedAfterRun"
   >
 >;
+
+/** A request from some process that the run's owner cancel it (see `requestCancel`). */
+export interface CancelRequest {
+  runId: string;
+  requestedBy: string;
+  requestedAt: string;
+}
 
 export interface CrashRecovery {
   /** Runs left `running` by a process that is gone, now `interrupted`. */
@@ -236,15 +246,15 @@ export class CodeRunStore {
   insertCall(call: NewCall): void {
     const { state, http_status } = callStatusColumns(call.status);
     const settled = !OPEN_CALL_STATES.includes(state);
-    const autoOrder = call.completionOrder === undefined && settled;
+    const autoOrder = call.completionOrder === undefined && hasOutcome(state);
     // Claimed first: should the process die between the two, the run is ours to recover, which is right.
     this.#claimRun(call.runId);
     this.#run(
       `INSERT INTO calls (run_id, idx, completion_order, api, operation, operation_id, arguments_json, arguments_hash,
                           request_json, state, http_status, response_json, result_json, error_json, duration_ms,
                           idempotency_key, decision, decided_by, decided_at, deny_message, started_at, finished_at, replayed_from,
-                          request_fingerprint, first_attempt_json, plan_write)
-       VALUES (?, ?, ${autoOrder ? NEXT_COMPLETION_ORDER : "?"}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                          request_fingerprint, first_attempt_json, ended_after_run, plan_write)
+       VALUES (?, ?, ${autoOrder ? NEXT_COMPLETION_ORDER : "?"}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       call.runId, call.index, autoOrder ? call.runId : (call.completionOrder ?? null),
       call.api, call.operation, call.operationId ?? null, JSON.stringify(call.arguments), call.argumentsHash,
       jsonOrNull(call.request && capBody(call.request, this.#maxBodyBytes)), state, http_status,
@@ -252,15 +262,17 @@ export class CodeRunStore {
       call.durationMs ?? null, call.idempotencyKey ?? null, call.decision ?? null, call.decidedBy ?? null,
       call.decidedAt ?? null, call.denyMessage ?? null, call.startedAt ?? this.#stamp(),
       call.finishedAt ?? (settled ? this.#stamp() : null), call.replayedFrom ?? null,
-      call.requestFingerprint ?? null, jsonOrNull(call.firstAttempt && capFirstAttempt(call.firstAttempt, this.#maxBodyBytes)), call.planWrite ?? null,
+      call.requestFingerprint ?? null, jsonOrNull(call.firstAttempt && capFirstAttempt(call.firstAttempt, this.#maxBodyBytes)),
+      call.endedAfterRun ? 1 : null, call.planWrite ?? null,
     );
   }
 
   /**
    * Updates a call after it was answered, failed, decided or denied. When its
-   * status leaves `in_flight`/`pending` it gets the next completion order of
-   * its run (unless given) and a finish time: replay hands saved results back
-   * in that order. Returns the call as stored, or undefined if there is none.
+   * status leaves `in_flight`/`pending` it gets a finish time and, when it has
+   * an outcome (not `unknown`), the next completion order of its run (unless
+   * given): replay hands saved results back in that order. Returns the call
+   * as stored, or undefined if there is none.
    */
   finishCall(runId: string, index: number, patch: CallPatch): CallRecord | undefined {
     return this.updateCall(runId, index, patch) ? this.getCall(runId, index) : undefined;
@@ -281,7 +293,7 @@ export class CodeRunStore {
       set("state", state);
       set("http_status", http_status);
       const settles = OPEN_CALL_STATES.includes(before.state) && !OPEN_CALL_STATES.includes(state);
-      if (settles && patch.completionOrder === undefined && before.completion_order === null) {
+      if (settles && hasOutcome(state) && patch.completionOrder === undefined && before.completion_order === null) {
         sets.push(`completion_order = ${NEXT_COMPLETION_ORDER}`);
         values.push(runId);
       }
@@ -302,6 +314,7 @@ export class CodeRunStore {
     if (patch.requestFingerprint !== undefined) set("request_fingerprint", patch.requestFingerprint);
     if (patch.firstAttempt !== undefined) set("first_attempt_json", JSON.stringify(capFirstAttempt(patch.firstAttempt, this.#maxBodyBytes)));
     if (patch.planWrite !== undefined) set("plan_write", patch.planWrite);
+    if (patch.endedAfterRun !== undefined) set("ended_after_run", patch.endedAfterRun ? 1 : null);
     if (sets.length > 0) this.#run(`UPDATE calls SET ${sets.join(", ")} WHERE run_id = ? AND idx = ?`, ...values, runId, index);
     return true;
   }
@@ -364,6 +377,9 @@ export class CodeRunStore {
         }
         if (run.status === "running") {
           this.#run("UPDATE runs SET status = 'interrupted', updated_at = ? WHERE id = ?", this.#stamp(), run.id);
+          this.#run("DELETE FROM cancel_requests WHERE run_id = ?", run.id);
+          // A decision asked for just before the process died: the run cannot continue from it (its other calls are unknown).
+          this.#run("DELETE FROM pending_decisions WHERE run_id = ?", run.id);
           result.interruptedRuns.push(run.id);
         }
         const calls = this.#all<{ idx: number }>("UPDATE calls SET state = 'unknown' WHERE run_id = ? AND state = 'in_flight' RETURNING idx", run.id);
@@ -460,6 +476,61 @@ export class CodeRunStore {
 
   deletePendingDecision(runId: string): boolean {
     return this.#run("DELETE FROM pending_decisions WHERE run_id = ?", runId).changes > 0;
+  }
+
+  // ---- cancel requests from other processes ----
+
+  /**
+   * Asks the process running `runId` to cancel it: true when the run is
+   * `running` (the request is then stored for its owner, which polls for it),
+   * false otherwise. A later request replaces an earlier one.
+   */
+  requestCancel(runId: string, by: string): boolean {
+    return this.#run(
+      `INSERT OR REPLACE INTO cancel_requests (run_id, requested_by, requested_at)
+       SELECT id, ?, ? FROM runs WHERE id = ? AND status = 'running'`,
+      by, this.#stamp(), runId,
+    ).changes > 0;
+  }
+
+  /** Takes (reads and deletes) the cancel requests for these runs: the caller owns them and acts on each. */
+  takeCancelRequests(runIds: readonly string[]): CancelRequest[] {
+    if (runIds.length === 0) return [];
+    // A read first: the owner polls often, and a write each time would contend for the store's lock for nothing.
+    const rows = this.#db
+      .prepare(`SELECT run_id, requested_by, requested_at FROM cancel_requests WHERE run_id IN (${runIds.map(() => "?").join(", ")})`)
+      .all(...runIds) as { run_id: string; requested_by: string; requested_at: string }[];
+    return rows.filter((r) => this.deleteCancelRequest(r.run_id)).map((r) => ({ runId: r.run_id, requestedBy: r.requested_by, requestedAt: r.requested_at }));
+  }
+
+  /** The request still waiting for the owner of `runId`, if any. */
+  getCancelRequest(runId: string): CancelRequest | undefined {
+    const row = this.#get<{ run_id: string; requested_by: string; requested_at: string }>("SELECT * FROM cancel_requests WHERE run_id = ?", runId);
+    return row ? { runId: row.run_id, requestedBy: row.requested_by, requestedAt: row.requested_at } : undefined;
+  }
+
+  /** The pid of the process that last wrote the run (its owner, while it runs). */
+  runOwnerPid(runId: string): number | undefined {
+    return this.#get<{ owner_pid: number | null }>("SELECT owner_pid FROM runs WHERE id = ?", runId)?.owner_pid ?? undefined;
+  }
+
+  deleteCancelRequest(runId: string): boolean {
+    return this.#run("DELETE FROM cancel_requests WHERE run_id = ?", runId).changes > 0;
+  }
+
+  // ---- the APIs a run used ----
+
+  /** Keeps (or replaces) the definition of an API as the run used it last. */
+  recordRunApi(runId: string, definition: RunApiDefinition): void {
+    this.#run(
+      "INSERT OR REPLACE INTO run_apis (run_id, name, definition_json, recorded_at) VALUES (?, ?, ?, ?)",
+      runId, definition.name, JSON.stringify(definition), this.#stamp(),
+    );
+  }
+
+  /** The APIs a run used, by name. */
+  getRunApis(runId: string): RunApiDefinition[] {
+    return this.#all<{ definition_json: string }>("SELECT definition_json FROM run_apis WHERE run_id = ? ORDER BY name", runId).map((r) => JSON.parse(r.definition_json) as RunApiDefinition);
   }
 
   // ---- internals ----

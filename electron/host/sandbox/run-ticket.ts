@@ -109,8 +109,8 @@ export class RunTicket {
     if (!handler) answer = { ok: false, error: { name: "Error", message: "no host functions are available in this run" } };
     else {
       try {
-        const args = JSON.parse(argsText) as JsonValue;
-        answer = await handler(refused ? { index, name, args, refused } : { index, name, args });
+        const parsed = parseArguments(argsText, refused);
+        answer = await handler(parsed.refused ? { index, name, args: parsed.args, refused: parsed.refused } : { index, name, args: parsed.args });
       } catch (err) {
         this.setup.log(`sandbox: host call ${index} (${name}) threw: ${err instanceof Error ? err.stack : String(err)}`);
         answer = { ok: false, error: HOST_CALL_FAILED };
@@ -185,6 +185,16 @@ export class RunTicket {
       : dropped === 0 ? `[log truncated: the last line was cut; ${limits}]`
       : `[log truncated: ${dropped} more line${dropped === 1 ? "" : "s"} not shown; ${limits}]`;
     return [...this.logs, marker];
+  }
+}
+
+/** The call's arguments; text that does not parse (it never should) reaches the handler as a refusal, so the call is still recorded. */
+function parseArguments(argsText: string, refused: string | undefined): { args: JsonValue; refused?: string } {
+  if (refused) return { args: null, refused };
+  try {
+    return { args: JSON.parse(argsText) as JsonValue };
+  } catch {
+    return { args: null, refused: "the call's arguments did not arrive as JSON" };
   }
 }
 

@@ -12,7 +12,7 @@
  * `toJSON` stay absent, so `await apis.petstore` and `JSON.stringify(apis)`
  * keep behaving as for any object; `"op" in apis.api` still tells what exists.
  */
-export function executePrelude(manifest: Record<string, string[]>): string {
+export function executePrelude(manifest: Record<string, string[]>, opaque: string[] = []): string {
   return `(() => {
   const call = __host.call;
   const manifest = ${JSON.stringify(manifest)};
@@ -53,6 +53,8 @@ export function executePrelude(manifest: Record<string, string[]>): string {
       enumerable: false,
     });
   }
+  // APIs whose operations are not known here (a run's API whose spec is gone): every name reaches the host, which refuses or replays it.
+  for (const name of ${JSON.stringify(opaque)}) if (!(name in apis)) apis[name] = apiOf(name, []);
   const root = guarded(apis, (name) => apiOf(name, []));
   defineProperty(globalThis, "apis", { value: root, enumerable: false, writable: false, configurable: false });
 })();`;

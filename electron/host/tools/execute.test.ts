@@ -45,11 +45,13 @@ describe("execute", () => {
     expect(bench.upstream.maxInFlight()).toBe(4);
   });
 
-  it("a run that dies mid-call keeps the call as in_flight with a note", async () => {
+  it("a run that times out mid-call answers in_flight with a note; the answer is recorded when it comes", async () => {
     bench = await openTestBench();
-    const envelope = await bench.workbench.execute({ code: "async () => { await apis.t.slow({ ms: 3000 }); return 'never' }", policy: "read_only", source: cli, limits: { wallMs: 400 } });
+    const envelope = await bench.workbench.execute({ code: "async () => { await apis.t.slow({ ms: 1000 }); return 'never' }", policy: "read_only", source: cli, limits: { wallMs: 400 } });
     expect(envelope.error).toMatchObject({ reason: "Timeout" });
-    expect(envelope.calls).toEqual([expect.objectContaining({ index: 0, status: "in_flight", note: "outcome unknown, verify before retrying" })]);
+    expect(envelope.calls).toEqual([expect.objectContaining({ index: 0, status: "in_flight", note: expect.stringMatching(/^no answer yet when the run ended: outcome unknown, verify before retrying/) })]);
+    expect(await bench.workbench.finishCallsOnTheWire(5_000)).toBe(true);
+    expect(bench.workbench.store.getRun(envelope.run)?.envelope?.calls).toEqual([expect.objectContaining({ status: 200, answered_after_run_ended: true, note: "answered after the run ended: the program never saw this answer" })]);
   });
 
   it("counts calls against the call limit", async () => {

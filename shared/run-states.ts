@@ -47,6 +47,8 @@ export interface WaitingDecision {
   callIndex: number;
   operation: string;
   request: { method: string; url: string };
+  /** Set when the decision is on a plan of writes: how many. */
+  plan?: { writes: readonly unknown[] };
 }
 
 export interface CallLike {
@@ -67,6 +69,10 @@ export function runState(run: RunLike, waiting: WaitingDecision | undefined): Ru
       if (!waiting) {
         // Its decision was taken by a process that stopped before the run went on: only a cancel ends it.
         return { headline: "pending, but no decision waits any more (one was taken and the run did not go on)", detail: "Cancel it; nothing more will be sent.", actions: ["cancel"], tone: "warn" };
+      }
+      if (waiting.plan) {
+        const n = waiting.plan.writes.length;
+        return { headline: `waiting for a person's decision on a plan of ${n} write${n === 1 ? "" : "s"} (the first is call ${waiting.callIndex}: ${waiting.request.method.toUpperCase()} ${waiting.request.url})`, detail: "Nothing was sent: the program ran to its end on forecast answers. Approve the plan (or its first writes) or deny it; the program then runs again from the top and each write is checked against the plan.", actions: ["approve", "deny", "cancel"], tone: "warn" };
       }
       return { headline: `waiting for a person's decision on call ${waiting.callIndex}: ${waiting.request.method.toUpperCase()} ${waiting.request.url}`, detail: "Nothing was sent. Approve or deny it; the program then runs again from the top.", actions: ["approve", "deny", "cancel"], tone: "warn" };
     case "completed":

@@ -104,12 +104,13 @@ const ROWS: Row[] = [
     mcp: { status: "running", says: /The run is running/ },
   },
   {
+    // A write under the write-capable tool begins a plan (here of one write).
     state: "pending, waiting for a person",
     build: pendingRun,
-    headline: /^waiting for a person's decision on call 1: POST http:\/\/127\.0\.0\.1:\d+\/items$/,
+    headline: /^waiting for a person's decision on a plan of 1 write \(the first is call 1: POST http:\/\/127\.0\.0\.1:\d+\/items\)$/,
     actions: ["approve", "deny", "cancel"],
     calls: [/^ {2}0\. GET \/items {2}200/, /^ {2}1\. POST \/items {2}waiting for a decision {2}\(not sent\)$/],
-    mcp: { status: "pending", says: /A person approves or denies this call/ },
+    mcp: { status: "pending", says: /a person approves the whole plan/ },
   },
   {
     state: "pending, but its decision is gone",

@@ -242,9 +242,9 @@ export function formatPlan(plan: Plan): string[] {
   const n = plan.writes.length;
   const lines = [`waiting for approval of a plan: ${n} write${n === 1 ? "" : "s"} (the program ran to its end on forecast answers; nothing was sent)`];
   for (const w of plan.writes) {
-    lines.push(`  ${w.write}. ${w.request.method} ${w.request.url}${w.note ? `   (${w.note})` : ""}`);
-    if (w.request.body) lines.push(`     body: ${w.request.body.length > 200 ? `${w.request.body.slice(0, 197)}...` : w.request.body}`);
-    for (const d of w.dependsOn) lines.push(`     ${d.at || "the argument"} ← from write ${d.from.write}'s response (${d.from.operation}, ${d.from.path}); the forecast had ${JSON.stringify(d.forecast)}`);
+    lines.push(`  write ${w.write}: ${w.request.method} ${w.request.url}${w.note ? `   (${w.note})` : ""}`);
+    if (w.request.body) lines.push(`    body: ${w.request.body.length > 200 ? `${w.request.body.slice(0, 197)}...` : w.request.body}`);
+    for (const d of w.dependsOn) lines.push(`    ${d.at || "the argument"} ← from write ${d.from.write}'s response (${d.from.operation}, ${d.from.path}); the forecast had ${JSON.stringify(d.forecast)}`);
   }
   if (plan.ended.kind === "failed") lines.push(`  the forecast stopped here: ${plan.ended.name}: ${plan.ended.message}`);
   return lines;

@@ -46,11 +46,12 @@ describe("every attempted call is recorded", () => {
   it("a failure inside the host (the store refused a write) is recorded with its error id, and the program gets CallFailed", async () => {
     bench = await openTestBench();
     const store = bench.workbench.store;
-    const realRecord = store.recordCall.bind(store);
+    // The run's log writes calls with insertCall (no read-back): the first write fails.
+    const realInsert = store.insertCall.bind(store);
     let failures = 1;
-    store.recordCall = (call) => {
+    store.insertCall = (call) => {
       if (failures-- > 0) throw new Error("disk I/O error (simulated)");
-      return realRecord(call);
+      realInsert(call);
     };
     const envelope = await bench.workbench.execute({ code: "async () => { try { await apis.t.listItems({}); } catch (e) { return [e.name, e.details.reason] } }", policy: "read_only", source: cli });
     expect(envelope.result).toEqual(["CallFailed", "internal"]);

@@ -68,7 +68,8 @@ describe("a run started with a one-off API (--spec)", () => {
       return { first: first.status, vaultUse, second: second.status };
     }`;
     await b.workbench.apis.refresh();
-    const pending = await b.workbench.engine.execute({ code, policy: "all", source: cli });
+    // Per-call approvals: each write is its own decision, made by the other workbench.
+    const pending = await b.workbench.engine.execute({ code, policy: "all", source: cli, approvals: "per-call" });
     expect(pending).toMatchObject({ status: "pending", pending: { call: 0, api: "alerts" } });
     expect(b.workbench.store.getRunApis(pending.run)).toEqual([expect.objectContaining({ name: "alerts", oneOff: true, baseUrl: alerts.url })]);
 

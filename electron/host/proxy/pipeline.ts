@@ -169,7 +169,7 @@ export async function runCall(deps: ProxyDeps, ctx: CallContext, live: LiveCall)
   for (const warning of prepared.warnings) ctx.note(`workbench: call ${index}: ${warning}`);
 
   // 6. What a person sees and approves: the exact request, the credential by reference, bound by a fingerprint.
-  const shown = showRequest(prepared, ctx.redactor, deps.resolver);
+  const shown = showRequest(prepared, deps.resolver);
   const described: CallEntry = { ...entry, operation: operationName(prepared.operation), operationId: prepared.operation.id, request: shown, status: "pending" };
   if (prepared.request.idempotencyKey) described.idempotencyKey = prepared.request.idempotencyKey;
   // Only a call a person decides needs the fingerprint: the one asked now, and the one approved before.
@@ -392,10 +392,10 @@ async function decide(
 }
 
 /** The request as a person approving it sees it: the credential placed by reference, nothing secret resolved. */
-export function showRequest(prepared: PreparedCall, redactor: Redactor, resolver?: CredentialResolver): RecordedRequest {
+export function showRequest(prepared: PreparedCall, resolver?: CredentialResolver): RecordedRequest {
   const scheme = schemeFor(prepared.target, prepared.operation);
   const described = scheme ? resolver?.describe?.(prepared.target, scheme) : undefined;
-  return recordRequest(previewCredential(prepared.request, scheme, prepared.target.config.auth?.credential, prepared.target.name, described), redactor);
+  return describeRequest(previewCredential(prepared.request, scheme, prepared.target.config.auth?.credential, prepared.target.name, described));
 }
 
 export interface SentCall {
@@ -531,6 +531,7 @@ function destinationOf(target: ApiTarget, operation: Operation, request: Outgoin
   return { api: target.name, method: request.method, baseUrl: target.baseUrl, host: request.url.host, path: operation.path, url: request.url };
 }
 
+/** A request as sent (the credential in it), for the record: redacted now, before it is kept anywhere. */
 export function recordRequest(request: OutgoingRequest, redactor: Redactor): RecordedRequest {
   const entries = Object.entries(request.headers);
   const [url, ...values] = redactEach([request.url.href, ...entries.map(([, v]) => v)], (text) => redactor.redact(text));
@@ -538,6 +539,18 @@ export function recordRequest(request: OutgoingRequest, redactor: Redactor): Rec
   const recorded: RecordedRequest = { method: request.method, url: url!, headers };
   if (request.bodyPreview !== undefined) recorded.body = redactor.redact(request.bodyPreview);
   return recorded;
+}
+
+/**
+ * A request as a person is shown it: built from the program's arguments with
+ * references unexpanded and the credential by reference, so it holds no secret
+ * of ours to hide; every place it is kept (the record, the waiting decision,
+ * the plan) goes through the run's RunLog, which redacts it anyway.
+ */
+function describeRequest(request: OutgoingRequest): RecordedRequest {
+  const described: RecordedRequest = { method: request.method, url: request.url.href, headers: { ...request.headers } };
+  if (request.bodyPreview !== undefined) described.body = request.bodyPreview;
+  return described;
 }
 
 function operationName(op: Operation): string {

@@ -345,7 +345,7 @@ export class RunEngine {
     const proxy = { ...this.#o.proxy, target: (name: string) => world.target(name) };
     // An approved plan is applied; otherwise, writes are planned unless they are approved up front or one by one.
     const stored = this.#o.store.getPlan(run.id);
-    const applier = stored?.status === "approved" ? new PlanApplier(stored, proxy, log.redactor, run.policy) : undefined;
+    const applier = stored?.status === "approved" ? new PlanApplier(stored, proxy, run.policy) : undefined;
     const planning = !applier && run.policy === "all" && !request.preApprovedBy && (run.approvals ?? "per-call") === "plan";
     try {
       const attempt = new Attempt({

@@ -68,7 +68,7 @@ export class Forecast {
       return { ok: false, error: failure.callError };
     }
     const operation = `${prepared.operation.method.toUpperCase()} ${prepared.operation.path}`;
-    if (isWrite(prepared.operation) || prepared.references.length > 0) return this.#plan(index, guest, prepared, showRequest(prepared, this.#o.redactor, this.#o.deps.resolver));
+    if (isWrite(prepared.operation) || prepared.references.length > 0) return this.#plan(index, guest, prepared, showRequest(prepared, this.#o.deps.resolver));
     if (this.#holdsForecast(guest.args)) {
       this.#reads.push({ index, api: guest.api, operation, sent: false });
       return { ok: true, value: forecastResponse(prepared.target.artifact, prepared.operation, 0, this.#ledger) as unknown as JsonValue };

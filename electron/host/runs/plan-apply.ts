@@ -23,14 +23,12 @@ import { describeChanges, requestFingerprint } from "../proxy/approval.ts";
 import { canonicalJson } from "../proxy/canonical-json.ts";
 import { prepareCall, showRequest, type PlannedCallCheck, type PlanVerdict, type ProxyDeps } from "../proxy/pipeline.ts";
 import { CallFailure, type CallAnswer } from "../proxy/types.ts";
-import type { Redactor } from "../vault/redact.ts";
 import { walk } from "./forecast.ts";
 import type { StoredPlan } from "./store.ts";
 
 export class PlanApplier {
   readonly #stored: StoredPlan;
   readonly #deps: ProxyDeps;
-  readonly #redactor: Redactor;
   readonly #policy: "read_only" | "all";
   /** Write number → the response the program really got for it. */
   readonly #answers = new Map<number, JsonValue>();
@@ -39,10 +37,9 @@ export class PlanApplier {
   /** Writes of the plan already sent (or replayed) in this run. */
   readonly #used = new Set<number>();
 
-  constructor(stored: StoredPlan, deps: ProxyDeps, redactor: Redactor, policy: "read_only" | "all") {
+  constructor(stored: StoredPlan, deps: ProxyDeps, policy: "read_only" | "all") {
     this.#stored = stored;
     this.#deps = deps;
-    this.#redactor = redactor;
     this.#policy = policy;
   }
 
@@ -109,7 +106,7 @@ export class PlanApplier {
       const header = target?.config.autoIdempotencyHeader?.toLowerCase();
       const key = header ? entry.request.headers[header] : undefined;
       const prepared = await prepareCall(this.#deps, { api: entry.api, op: entry.op, args: entry.arguments }, { policy: this.#policy, preApproved: true, ...(key ? { idempotencyKey: key } : {}) });
-      const shown = showRequest(prepared, this.#redactor, this.#deps.resolver);
+      const shown = showRequest(prepared, this.#deps.resolver);
       if (requestFingerprint(shown, prepared.target) === entry.requestFingerprint) return undefined;
       return describeChanges(entry.request, shown).map((change) => `since the plan was approved, ${change}`);
     } catch (err) {

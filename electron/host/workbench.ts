@@ -38,6 +38,7 @@ export const DEMO_TOKEN = "demo-token";
 export interface WorkbenchOptions {
   dataDir: string;
   env?: NodeJS.ProcessEnv;
+  /** What OAuth sign-ins and token exchanges talk to the authorization server with (tests); calls to APIs always go on the wire. */
   fetch?: typeof fetch;
   /** Told every line the host logs, redacted (the CLI prints them under WORKBENCH_DEBUG); all go to logs/host.log too. */
   log?: (message: string) => void;
@@ -152,7 +153,6 @@ export class Workbench {
       apiNames: () => apis.list().map((t) => t.name),
       vault,
       resolver,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
       log,
     };
     const limits = options.limits ?? {};

@@ -46,7 +46,6 @@ export interface ProxyDeps {
   apiNames?(): string[];
   vault: VaultReader;
   resolver: CredentialResolver;
-  fetch?: typeof fetch;
   /** The host log (redacted by its owner). */
   log?: (message: string) => void;
 }
@@ -461,7 +460,6 @@ export async function sendPrepared(deps: ProxyDeps, prepared: PreparedCall, reda
     maxResponseBytes: target.config.maxResponseBytes,
     baseUrl: target.baseUrl,
     describe: describeDestination(prepared.request.url),
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(signal ? { signal } : {}),
   };
   const heldBack = holdBack?.();

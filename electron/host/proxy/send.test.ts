@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, startRecordingServer, type RecordingServer } from "../test-support/recording-server.ts";
 import { sendRequest } from "./send.ts";
@@ -30,9 +31,30 @@ beforeAll(async () => {
       }
       return void res.end();
     }
+    const encoded = ENCODED[req.path];
+    if (encoded) {
+      acceptEncodings.push(req.headers["accept-encoding"]);
+      const [coding, bytes, status = 200] = encoded;
+      return void res.writeHead(status, { "content-type": "application/json", "content-encoding": coding, ...(status === 204 ? {} : { "content-length": String(bytes.byteLength) }) }).end(status === 204 ? undefined : bytes);
+    }
     json(res, 404, { error: "no" });
   });
 });
+
+const ANSWER = JSON.stringify({ id: 7, name: "gzip answered" });
+/** Paths that answer with an encoded body: the coding, the bytes on the wire, the status. */
+const ENCODED: Record<string, [string, Buffer, number?]> = {
+  "/gzip": ["gzip", gzipSync(ANSWER)],
+  "/deflate": ["deflate", deflateSync(ANSWER)],
+  "/br": ["br", brotliCompressSync(ANSWER)],
+  "/gzip-then-br": ["gzip, br", brotliCompressSync(gzipSync(ANSWER))],
+  // 64 MB of zeros in about 64 KB: small on the wire, past any cap once inflated.
+  "/gzip-bomb": ["gzip", gzipSync(Buffer.alloc(64 * 1024 * 1024))],
+  "/not-gzip": ["gzip", Buffer.from(ANSWER)],
+  "/unknown-coding": ["x-workbench-unknown", Buffer.from(ANSWER)],
+  "/gzip-no-content": ["gzip", Buffer.alloc(0), 204],
+};
+const acceptEncodings: Array<string | string[] | undefined> = [];
 afterAll(async () => {
   await upstream.close();
   await other.close();
@@ -106,5 +128,51 @@ describe("sendRequest", () => {
     expect(error.callError.name).toBe("CallFailed");
     expect(error.message).toContain("ECONNREFUSED");
     expect(error.message).not.toContain("canary");
+  });
+
+  it("offers gzip, deflate and brotli, and gives the program the decoded answer, whatever the coding", async () => {
+    acceptEncodings.length = 0;
+    for (const path of ["/gzip", "/deflate", "/br", "/gzip-then-br"]) {
+      const req = request(path);
+      const answered = await send(req);
+      expect(new TextDecoder().decode(answered.body), path).toBe(ANSWER);
+      // The offer is made on the wire only: the request a person approves and the record keeps is unchanged.
+      expect(req.headers["accept-encoding"]).toBeUndefined();
+    }
+    expect(acceptEncodings).toEqual(Array(4).fill("gzip, deflate, br"));
+  });
+
+  it("sends a call's own Accept-Encoding instead of the offer", async () => {
+    acceptEncodings.length = 0;
+    const req = request("/gzip");
+    req.headers["accept-encoding"] = "identity";
+    await send(req);
+    expect(acceptEncodings).toEqual(["identity"]);
+  });
+
+  it("refuses a small gzip that inflates past the cap, while inflating, without buffering it", async () => {
+    const heapBefore = process.memoryUsage().arrayBuffers;
+    const error = await failure(send(request("/gzip-bomb")));
+    expect(error.callError.name).toBe("CallFailed");
+    expect(error.callError.details).toMatchObject({ reason: "too_large", limitBytes: 1024 * 1024 });
+    expect(error.message).toMatch(/decodes to more than 1048576 bytes/);
+    expect(process.memoryUsage().arrayBuffers - heapBefore).toBeLessThan(30 * 1024 * 1024);
+  });
+
+  it("says an answer that claims an encoding it does not have is a protocol failure, naming the coding", async () => {
+    const error = await failure(send(request("/not-gzip")));
+    expect(error.callError.name).toBe("CallFailed");
+    expect(error.callError.details).toMatchObject({ reason: "protocol" });
+    expect(error.message).toMatch(/^the response from http:\/\/127\.0\.0\.1:\d+\/not-gzip is declared as gzip but does not decode \(Z_DATA_ERROR\)$/);
+  });
+
+  it("gives bytes in an unknown coding as they came, and decodes nothing where there is no body", async () => {
+    expect(new TextDecoder().decode((await send(request("/unknown-coding"))).body)).toBe(ANSWER);
+    const noContent = await send(request("/gzip-no-content"));
+    expect(noContent.status).toBe(204);
+    expect(noContent.body.byteLength).toBe(0);
+    const head = await send(request("/gzip", "HEAD"));
+    expect(head.status).toBe(200);
+    expect(head.body.byteLength).toBe(0);
   });
 });

@@ -51,6 +51,9 @@ const ENCODED: Record<string, [string, Buffer, number?]> = {
   // 64 MB of zeros in about 64 KB: small on the wire, past any cap once inflated.
   "/gzip-bomb": ["gzip", gzipSync(Buffer.alloc(64 * 1024 * 1024))],
   "/not-gzip": ["gzip", Buffer.from(ANSWER)],
+  "/not-br": ["br", Buffer.from(ANSWER)],
+  "/not-deflate": ["deflate", Buffer.from(ANSWER)],
+  "/gzip-cut-short": ["gzip", gzipSync(ANSWER).subarray(0, 12)],
   "/unknown-coding": ["x-workbench-unknown", Buffer.from(ANSWER)],
   "/gzip-no-content": ["gzip", Buffer.alloc(0), 204],
 };
@@ -159,11 +162,13 @@ describe("sendRequest", () => {
     expect(process.memoryUsage().arrayBuffers - heapBefore).toBeLessThan(30 * 1024 * 1024);
   });
 
-  it("says an answer that claims an encoding it does not have is a protocol failure, naming the coding", async () => {
-    const error = await failure(send(request("/not-gzip")));
-    expect(error.callError.name).toBe("CallFailed");
-    expect(error.callError.details).toMatchObject({ reason: "protocol" });
-    expect(error.message).toMatch(/^the response from http:\/\/127\.0\.0\.1:\d+\/not-gzip is declared as gzip but does not decode \(Z_DATA_ERROR\)$/);
+  it("says an answer that claims an encoding it does not have, or is cut short, is a protocol failure, naming the coding", async () => {
+    for (const [path, coding] of [["/not-gzip", "gzip"], ["/not-br", "br"], ["/not-deflate", "deflate"], ["/gzip-cut-short", "gzip"]]) {
+      const error = await failure(send(request(path!)));
+      expect(error.callError.name, path).toBe("CallFailed");
+      expect(error.callError.details, path).toMatchObject({ reason: "protocol" });
+      expect(error.message).toMatch(new RegExp(`^the response from http://127\\.0\\.0\\.1:\\d+${path} is declared as ${coding} but does not decode \\([A-Z_0-9]+\\)$`));
+    }
   });
 
   it("gives bytes in an unknown coding as they came, and decodes nothing where there is no body", async () => {

@@ -189,7 +189,7 @@ async function readCapped(response: Dispatcher.ResponseData, hasBody: boolean, c
     await pipeline([body, counted, ...codings.map((decoder) => decoder()), collected]);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (typeof code === "string" && code.startsWith("Z_")) {
+    if (typeof code === "string" && DECODE_ERROR.test(code)) {
       throw sendFailure("protocol", `the response from ${where} is declared as ${single(response.headers["content-encoding"])} but does not decode (${code})`, { code });
     }
     throw err;
@@ -204,6 +204,9 @@ function decodersFor(header: string | undefined): Array<() => Transform> {
   if (codings.length > 3 || codings.some((c) => !Object.hasOwn(DECODERS, c))) return [];
   return codings.reverse().map((c) => DECODERS[c]!);
 }
+
+/** What zlib's decoders call a body that does not decode: `Z_DATA_ERROR`, `Z_BUF_ERROR` (cut short), brotli's `ERR__ERROR_FORMAT_…`. */
+const DECODE_ERROR = /^(?:Z_|ERR__ERROR_)/;
 
 function tooLarge(where: string, cap: number, detail: string): CallFailure {
   return sendFailure("too_large", `the response from ${where} is larger than the API's limit of ${cap} bytes (${detail}); ask for less (filters, pagination) or raise maxResponseBytes`, { limitBytes: cap });

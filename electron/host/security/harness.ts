@@ -120,6 +120,7 @@ export interface AttackBench {
   registerApi(name: string, spec: object, config: ApiConfigInput): void;
   /** Changes some of a registered API's settings, as `workbench api set` or the settings form would. */
   configure(name: string, patch: Partial<ApiConfigInput>): void;
+  /** Stops everything; fails if any file of the data directory holds a secret in any form (after every attack of the file). */
   close(): Promise<void>;
 }
 
@@ -191,12 +192,17 @@ export async function openAttackBench(main: CliMain): Promise<AttackBench> {
       return texts;
     },
     async close() {
-      await mcp.close();
-      await session.close();
-      await workbench.close();
-      await victim.close();
-      await exfil.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await mcp.close();
+        await session.close();
+        await workbench.close();
+        // Nothing any attack did left a secret in any file of the data directory (the vault holds them sealed).
+        assertNoSecretInFiles(dataDir);
+      } finally {
+        await victim.close();
+        await exfil.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
   return bench;
